@@ -1,0 +1,105 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import defaultPackages from './packages.json';
+
+export const APP_CONFIG = Symbol('APP_CONFIG');
+
+export interface CreditPackage {
+  readonly id: string;
+  readonly name: string;
+  /** Price in minor units of `currency` (pesewas for GHS): never a float. */
+  readonly amount: number;
+  readonly currency: string;
+  readonly sms: number;
+}
+
+export interface RateLimit {
+  readonly perSecond: number;
+  readonly burst: number;
+}
+
+export interface AppConfig {
+  readonly port: number;
+  readonly host: string;
+  readonly dataDir: string;
+  /** Base of the URLs this service hands out (hosted checkout pages). */
+  readonly publicUrl: string;
+  readonly eventStoreUrl: string | null;
+  readonly mongodbUrl: string | null;
+  readonly testDlrDelayMs: number;
+  readonly messageValidityMs: { readonly TEST: number; readonly LIVE: number };
+  readonly rateLimits: { readonly perKey: RateLimit; readonly perAddress: RateLimit };
+  readonly packages: readonly CreditPackage[];
+  /** `CARRIER_<NAME>_URL` connections for LIVE sends, by carrier name in upper case. */
+  readonly carrierUrls: Readonly<Record<string, string>>;
+  readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string };
+  readonly checkoutTtlMs: number;
+  /** Signs console session cookies; random per process when unset (sessions end on restart). */
+  readonly sessionSecret: string | null;
+  readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+}
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): AppConfig {
+  const port = int(env, 'PORT', 3000);
+  return {
+    port,
+    host: env.HOST ?? '0.0.0.0',
+    dataDir: resolve(env.DATA_DIR ?? './data'),
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
+    eventStoreUrl: env.EVENT_STORE_URL || null,
+    mongodbUrl: env.MONGODB_URL || null,
+    testDlrDelayMs: int(env, 'TEST_DLR_DELAY_MS', 1000),
+    messageValidityMs: {
+      TEST: int(env, 'TEST_MESSAGE_VALIDITY_MS', 10 * 60 * 1000),
+      LIVE: int(env, 'LIVE_MESSAGE_VALIDITY_MS', 48 * 60 * 60 * 1000),
+    },
+    rateLimits: {
+      perKey: { perSecond: int(env, 'RATE_LIMIT_PER_KEY_RPS', 200), burst: int(env, 'RATE_LIMIT_PER_KEY_BURST', 500) },
+      perAddress: {
+        perSecond: int(env, 'RATE_LIMIT_PER_ADDRESS_RPS', 20),
+        burst: int(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
+      },
+    },
+    packages: env.PACKAGES_FILE ? parsePackages(readFileSync(env.PACKAGES_FILE, 'utf8')) : defaultPackages,
+    carrierUrls: carrierUrls(env),
+    paystack: {
+      secretKey: env.PAYSTACK_SECRET_KEY || null,
+      baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
+    },
+    checkoutTtlMs: int(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
+    sessionSecret: env.SESSION_SECRET || null,
+    logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
+  };
+}
+
+function int(env: Env, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+function carrierUrls(env: Env): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const [name, value] of Object.entries(env)) {
+    const match = /^CARRIER_([A-Z0-9_]+)_URL$/.exec(name);
+    if (match && value) urls[match[1]] = value;
+  }
+  return urls;
+}
+
+function parsePackages(text: string): CreditPackage[] {
+  const packages = JSON.parse(text) as CreditPackage[];
+  for (const p of packages) {
+    if (!p.id || !Number.isInteger(p.amount) || !Number.isInteger(p.sms) || p.sms <= 0 || !p.currency) {
+      throw new Error(`PACKAGES_FILE: package ${JSON.stringify(p)} needs id, integer amount, currency and sms`);
+    }
+  }
+  return packages;
+}
+
+export const eventStoreFile = (config: AppConfig) => resolve(config.dataDir, 'events.db');
+export const readStoreFile = (config: AppConfig) => resolve(config.dataDir, 'read.db');

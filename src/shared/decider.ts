@@ -1,0 +1,29 @@
+import type { Result } from './result';
+
+/** A domain event as stored: an explicit past-tense type and plain JSON data. */
+export interface DomainEvent<Type extends string = string, Data = Record<string, unknown>> {
+  readonly type: Type;
+  readonly data: Data;
+}
+
+/**
+ * The shape every aggregate takes (as in Emmett): state is rebuilt by folding events with
+ * `evolve`, and commands are decided against it. Both are pure.
+ */
+export interface Decider<State, Event extends DomainEvent> {
+  initialState(): State;
+  evolve(state: State, event: Event): State;
+}
+
+/** A decision: the events to record, or the business error that refused the command. */
+export type Decision<Event extends DomainEvent, Error> = Result<Event[], Error>;
+
+export function fold<State, Event extends DomainEvent>(
+  decider: Decider<State, Event>,
+  events: Iterable<Event>,
+  from: State = decider.initialState(),
+): State {
+  let state = from;
+  for (const event of events) state = decider.evolve(state, event);
+  return state;
+}

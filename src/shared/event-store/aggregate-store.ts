@@ -1,0 +1,120 @@
+import type { Decider, DomainEvent } from '../decider';
+import type { Result } from '../result';
+import { ok } from '../result';
+import { ConcurrencyError, EventStore, RecordedEvent } from './event-store.port';
+
+/** How an aggregate's state is written to and read from a snapshot. */
+export interface SnapshotCodec<State> {
+  /** Take a snapshot once this many events were appended since the last one. */
+  readonly every: number;
+  encode(state: State): unknown;
+  decode(data: unknown): State;
+}
+
+export interface Loaded<State> {
+  readonly state: State;
+  /** Revision of the last event folded in, -1n for a stream that does not exist yet. */
+  readonly revision: bigint;
+}
+
+export interface Handled<State, Event> {
+  readonly state: State;
+  readonly revision: bigint;
+  readonly events: readonly Event[];
+  /** Global position of the append, null when the decision recorded nothing. */
+  readonly position: bigint | null;
+}
+
+const SNAPSHOT_TYPE = 'Snapshot';
+export const snapshotStreamOf = (streamId: string) => `snapshot-${streamId}`;
+
+/**
+ * Loads aggregates by folding their stream (from the newest snapshot, when the aggregate has
+ * a codec) and records decisions with an exact expected revision, retrying on conflict with
+ * a fresh load: the optimistic-concurrency loop every command handler needs.
+ */
+export class AggregateStore {
+  constructor(private readonly events: EventStore) {}
+
+  async load<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Event>,
+    snapshots?: SnapshotCodec<State>,
+  ): Promise<Loaded<State>> {
+    let state = decider.initialState();
+    let from = 0n;
+    if (snapshots) {
+      const [snapshot] = await this.events.readStream(snapshotStreamOf(streamId), { direction: 'backwards', limit: 1 });
+      if (snapshot) {
+        const data = snapshot.data as { revision: string; state: unknown };
+        state = snapshots.decode(data.state);
+        from = BigInt(data.revision) + 1n;
+      }
+    }
+    let revision = from - 1n;
+    for (;;) {
+      const page = await this.events.readStream(streamId, { fromRevision: from, limit: 1000 });
+      for (const event of page) state = decider.evolve(state, event as unknown as Event);
+      if (page.length > 0) revision = page[page.length - 1].revision;
+      if (page.length < 1000) break;
+      from = revision + 1n;
+    }
+    return { state, revision };
+  }
+
+  /**
+   * Decides against the current state and appends the outcome at exactly the revision it was
+   * decided on. On a conflict it reloads and decides again, up to `attempts` times.
+   */
+  async handle<State, Event extends DomainEvent, Error>(
+    streamId: string,
+    decider: Decider<State, Event>,
+    decide: (state: State) => Result<Event[], Error>,
+    options: { attempts?: number; snapshots?: SnapshotCodec<State>; metadata?: Record<string, unknown> } = {},
+  ): Promise<Result<Handled<State, Event>, Error>> {
+    const attempts = options.attempts ?? 10;
+    for (let attempt = 1; ; attempt++) {
+      const loaded = await this.load(streamId, decider, options.snapshots);
+      const decision = decide(loaded.state);
+      if (!decision.ok) return decision;
+      const events = decision.value;
+      if (events.length === 0) return ok({ ...loaded, events, position: null });
+      try {
+        const appended = await this.events.append(
+          streamId,
+          events.map((e) => ({ type: e.type, data: e.data, metadata: options.metadata })),
+          loaded.revision < 0n ? 'no_stream' : loaded.revision,
+        );
+        let state = loaded.state;
+        for (const event of events) state = decider.evolve(state, event);
+        if (options.snapshots) await this.maybeSnapshot(streamId, state, loaded.revision, appended.nextExpectedRevision, options.snapshots);
+        return ok({ state, revision: appended.nextExpectedRevision, events, position: appended.position });
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
+        await jitter(attempt);
+      }
+    }
+  }
+
+  /** Writes a snapshot when the append crossed a multiple of `every`. */
+  async maybeSnapshot<State>(
+    streamId: string,
+    state: State,
+    before: bigint,
+    after: bigint,
+    codec: SnapshotCodec<State>,
+  ): Promise<void> {
+    const every = BigInt(codec.every);
+    if ((before + 1n) / every === (after + 1n) / every) return;
+    await this.events.append(
+      snapshotStreamOf(streamId),
+      [{ type: SNAPSHOT_TYPE, data: { revision: after.toString(), state: codec.encode(state) } }],
+      'any',
+    );
+  }
+}
+
+/** Backs off a little, more each attempt, so racing writers stop colliding. */
+const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+
+export type { RecordedEvent };

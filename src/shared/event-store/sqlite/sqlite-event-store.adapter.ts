@@ -1,0 +1,276 @@
+import type Database from 'better-sqlite3';
+import { EventEmitter } from 'node:events';
+import {
+  AppendResult,
+  ConcurrencyError,
+  EventFilter,
+  EventStore,
+  ExpectedRevision,
+  expectationHolds,
+  NewEvent,
+  ReadAllOptions,
+  ReadStreamOptions,
+  RecordedEvent,
+  SubscribeOptions,
+  Subscription,
+} from '../event-store.port';
+import { openSqlite } from '../../sqlite/sqlite-database';
+import { guarded } from '../../sqlite/sqlite-errors';
+
+interface EventRow {
+  position: number | bigint;
+  stream_id: string;
+  revision: number | bigint;
+  type: string;
+  data: string;
+  metadata: string | null;
+  recorded_at: string;
+}
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS events (
+  position    INTEGER PRIMARY KEY AUTOINCREMENT,
+  stream_id   TEXT    NOT NULL,
+  category    TEXT    NOT NULL,
+  revision    INTEGER NOT NULL,
+  type        TEXT    NOT NULL,
+  data        TEXT    NOT NULL,
+  metadata    TEXT,
+  recorded_at TEXT    NOT NULL,
+  UNIQUE (stream_id, revision)
+);
+CREATE INDEX IF NOT EXISTS events_by_category ON events (category, position);
+CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
+`;
+
+const COLUMNS = 'position, stream_id, revision, type, data, metadata, recorded_at';
+
+/** A stream's category is the part before its first dash: `wallet-wal_1` is in `wallet`. */
+const categoryOf = (streamId: string) => {
+  const dash = streamId.indexOf('-');
+  return dash < 0 ? streamId : streamId.slice(0, dash);
+};
+
+export interface SqliteEventStoreOptions {
+  /** How often a live subscription looks for appends made by other processes. */
+  readonly pollIntervalMs?: number;
+}
+
+/**
+ * The embedded event store: one SQLite file. An append is one IMMEDIATE transaction that
+ * checks the stream's revision and inserts its events, so the check and the write are atomic
+ * across processes too; the UNIQUE (stream_id, revision) constraint is the last line of defence.
+ */
+export class SqliteEventStore implements EventStore {
+  private readonly db: Database.Database;
+  private readonly appended = new EventEmitter();
+  private readonly pollIntervalMs: number;
+  private readonly subscriptions = new Set<Subscription>();
+  private readonly statements;
+
+  constructor(file: string, options: SqliteEventStoreOptions = {}) {
+    this.db = openSqlite(file);
+    this.db.exec(SCHEMA);
+    this.db.defaultSafeIntegers(true);
+    this.pollIntervalMs = options.pollIntervalMs ?? 100;
+    this.appended.setMaxListeners(0);
+    this.statements = {
+      currentRevision: this.db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1'),
+      insert: this.db.prepare(
+        'INSERT INTO events (stream_id, category, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
+      ),
+      head: this.db.prepare('SELECT max(position) AS head FROM events'),
+      forwards: this.db.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
+      ),
+      backwards: this.db.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
+      ),
+    };
+  }
+
+  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+    return this.appendNow(streamId, events, expected);
+  }
+
+  /** Synchronous core of append, so a caller holding a batch can commit it without yielding. */
+  appendNow(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const result = guarded('append', () =>
+      this.db.transaction(() => {
+        const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
+        const current = row ? BigInt(row.revision) : -1n;
+        if (!expectationHolds(expected, current)) {
+          throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
+        }
+        const now = new Date().toISOString();
+        const category = categoryOf(streamId);
+        let revision = current;
+        let position = 0n;
+        for (const event of events) {
+          revision += 1n;
+          const info = this.statements.insert.run(
+            streamId,
+            category,
+            revision,
+            event.type,
+            JSON.stringify(event.data),
+            event.metadata ? JSON.stringify(event.metadata) : null,
+            now,
+          );
+          position = BigInt(info.lastInsertRowid);
+        }
+        return { nextExpectedRevision: revision, position };
+      }).immediate(),
+    );
+    this.appended.emit('append', result.position);
+    return result;
+  }
+
+  async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
+    const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
+    const rows = guarded('readStream', () =>
+      options.direction === 'backwards'
+        ? this.statements.backwards.all(streamId, options.fromRevision ?? BigInt(Number.MAX_SAFE_INTEGER), limit)
+        : this.statements.forwards.all(streamId, options.fromRevision ?? 0n, limit),
+    ) as EventRow[];
+    return rows.map(toRecorded);
+  }
+
+  async readAll(options: ReadAllOptions = {}): Promise<RecordedEvent[]> {
+    return this.readAllNow(options).events;
+  }
+
+  /**
+   * Reads a page of the log and says how far it looked, so a filtered reader can move past
+   * events that did not match instead of scanning them again.
+   */
+  private readAllNow(options: ReadAllOptions): { events: RecordedEvent[]; scannedTo: bigint } {
+    const after = options.after ?? 0n;
+    const limit = options.limit ?? 1000;
+    const { where, params } = filterClause(options.filter);
+    return guarded('readAll', () =>
+      this.db.transaction(() => {
+        const rows = this.prepared(`SELECT ${COLUMNS} FROM events WHERE position > ?${where} ORDER BY position ASC LIMIT ?`)
+          .all(after, ...params, limit) as EventRow[];
+        const events = rows.map(toRecorded);
+        if (events.length === limit || !options.filter) {
+          return { events, scannedTo: events.length ? events[events.length - 1].position : after };
+        }
+        // Fewer matches than asked for: everything up to the head has been looked at.
+        const head = (this.statements.head.get() as { head: bigint | null }).head ?? 0n;
+        return { events, scannedTo: head > after ? BigInt(head) : after };
+      })(),
+    );
+  }
+
+  private readonly statementCache = new Map<string, Database.Statement>();
+
+  /** Filtered reads build their SQL from the filter; each distinct text is prepared once. */
+  private prepared(sql: string): Database.Statement {
+    let statement = this.statementCache.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statementCache.set(sql, statement);
+    }
+    return statement;
+  }
+
+  subscribe(options: SubscribeOptions): Subscription {
+    let position = options.after ?? 0n;
+    let stopped = false;
+    let wake: (() => void) | null = null;
+    const onAppend = () => wake?.();
+    this.appended.on('append', onAppend);
+
+    const sleep = () =>
+      new Promise<void>((resolve) => {
+        const timer = setTimeout(done, this.pollIntervalMs);
+        function done() {
+          clearTimeout(timer);
+          wake = null;
+          resolve();
+        }
+        wake = done;
+      });
+
+    const loop = (async () => {
+      while (!stopped) {
+        try {
+          const page = this.readAllNow({ after: position, limit: options.limit ?? 500, filter: options.filter });
+          if (page.events.length > 0) await options.onEvents(page.events);
+          position = page.scannedTo;
+          if (page.events.length === 0 && !stopped) {
+            options.onCaughtUp?.(position);
+            await sleep();
+          }
+        } catch (error) {
+          options.onError?.(error);
+          if (!options.onError) console.error('subscription stopped', error);
+          stopped = true;
+        }
+      }
+    })();
+
+    const subscription: Subscription = {
+      stop: async () => {
+        stopped = true;
+        wake?.();
+        this.appended.off('append', onAppend);
+        this.subscriptions.delete(subscription);
+        await loop;
+      },
+    };
+    this.subscriptions.add(subscription);
+    return subscription;
+  }
+
+  async headPosition(): Promise<bigint> {
+    const row = guarded('head', () => this.statements.head.get()) as { head: bigint | null };
+    return row.head === null ? 0n : BigInt(row.head);
+  }
+
+  async ping(): Promise<void> {
+    guarded('ping', () => this.db.prepare('SELECT 1').get());
+  }
+
+  async close(): Promise<void> {
+    await Promise.all([...this.subscriptions].map((s) => s.stop()));
+    if (this.db.open) this.db.close();
+  }
+}
+
+function toRecorded(row: EventRow): RecordedEvent {
+  return {
+    streamId: row.stream_id,
+    revision: BigInt(row.revision),
+    position: BigInt(row.position),
+    type: row.type,
+    data: JSON.parse(row.data),
+    metadata: row.metadata ? JSON.parse(row.metadata) : {},
+    recordedAt: new Date(row.recorded_at),
+  };
+}
+
+function filterClause(filter: EventFilter | undefined): { where: string; params: unknown[] } {
+  if (!filter) return { where: '', params: [] };
+  const parts: string[] = [];
+  const params: unknown[] = [];
+  if (filter.eventTypes) {
+    parts.push(`type IN (${filter.eventTypes.map(() => '?').join(', ') || 'NULL'})`);
+    params.push(...filter.eventTypes);
+  }
+  if (filter.streamPrefixes) {
+    const alternatives = filter.streamPrefixes.map((prefix) => {
+      // `wallet-` is exactly the category `wallet`, which has an index; anything else is compared as text.
+      if (prefix.endsWith('-') && !prefix.slice(0, -1).includes('-')) {
+        params.push(prefix.slice(0, -1));
+        return 'category = ?';
+      }
+      params.push(prefix.length, prefix);
+      return 'substr(stream_id, 1, ?) = ?';
+    });
+    parts.push(`(${alternatives.join(' OR ') || 'NULL'})`);
+  }
+  return { where: parts.map((p) => ` AND ${p}`).join(''), params };
+}

@@ -1,0 +1,27 @@
+import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { toErrorResponse } from './error-body';
+
+/** The one place where errors become responses: every controller's refusals pass here. */
+@Catch()
+export class ApiExceptionFilter implements ExceptionFilter {
+  private readonly logger = new Logger('http');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<FastifyRequest>();
+    const reply = http.getResponse<FastifyReply>();
+    sendError(reply, request, exception, this.logger);
+  }
+}
+
+export function sendError(reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger): void {
+  const response = toErrorResponse(exception, String(request.id));
+  if (response.status >= 500) {
+    // The stack goes to the log under the request id; the caller only sees the id.
+    logger.error(`${request.method} ${request.routeOptions?.url ?? 'unknown route'} ${request.id}`, (exception as Error)?.stack);
+  }
+  if (reply.sent) return;
+  if (response.headers) reply.headers(response.headers);
+  void reply.status(response.status).type('application/json; charset=utf-8').send(response.body);
+}

@@ -1,0 +1,158 @@
+import type { EventStore, Subscription } from '../event-store/event-store.port';
+import { StoreUnavailableError } from '../event-store/event-store.port';
+import type { ReadStore } from '../read-store/read-store.port';
+import { BatchView } from './batch-view';
+import type { Projection } from './projection';
+
+interface Running {
+  readonly projection: Projection;
+  subscription: Subscription | null;
+  /** Everything up to here is reflected in the read store. */
+  reached: bigint;
+  retryTimer: NodeJS.Timeout | null;
+}
+
+interface Waiter {
+  readonly position: bigint;
+  readonly names: readonly string[] | null;
+  readonly resolve: () => void;
+}
+
+export interface ProjectionRunnerOptions {
+  readonly batchSize?: number;
+  /** A failed projection restarts from its checkpoint after this long. */
+  readonly retryDelayMs?: number;
+  readonly log?: (message: string, error?: unknown) => void;
+}
+
+/**
+ * Runs every projection as a subscription from its stored checkpoint. Each batch of events is
+ * applied and committed with its checkpoint in one step; a projection that fails restarts from
+ * that checkpoint, so nothing is skipped and nothing is applied twice to the read store.
+ */
+export class ProjectionRunner {
+  private readonly running = new Map<string, Running>();
+  private readonly waiters = new Set<Waiter>();
+  private stopped = true;
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly store: ReadStore,
+    private readonly projections: readonly Projection[],
+    private readonly options: ProjectionRunnerOptions = {},
+  ) {
+    const names = new Set<string>();
+    for (const p of projections) {
+      if (names.has(p.name)) throw new Error(`Two projections are named ${p.name}`);
+      names.add(p.name);
+    }
+  }
+
+  async start(): Promise<void> {
+    this.stopped = false;
+    for (const projection of this.projections) {
+      const running: Running = { projection, subscription: null, reached: 0n, retryTimer: null };
+      this.running.set(projection.name, running);
+      await this.subscribe(running);
+    }
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const running of this.running.values()) {
+      if (running.retryTimer) clearTimeout(running.retryTimer);
+      await running.subscription?.stop();
+      running.subscription = null;
+    }
+    this.running.clear();
+  }
+
+  /** Empties every read model and replays the whole log into it; resolves when caught up. */
+  async rebuild(): Promise<void> {
+    const wasRunning = !this.stopped;
+    await this.stop();
+    for (const projection of this.projections) await this.store.reset(projection.name, projection.collections);
+    const head = await this.events.headPosition();
+    await this.start();
+    await this.waitFor(head, null, 24 * 60 * 60 * 1000);
+    if (!wasRunning) await this.stop();
+  }
+
+  /**
+   * Resolves once the named projections (all when `names` is null) reflect the log up to
+   * `position`: how a command's caller reads its own write. Throws if they fall behind for
+   * longer than `timeoutMs`, rather than answer with an older state.
+   */
+  waitFor(position: bigint, names: readonly string[] | null = null, timeoutMs = 10_000): Promise<void> {
+    if (this.hasReached(position, names)) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.waiters.delete(waiter);
+        reject(new StoreUnavailableError(`read models did not reach position ${position} in ${timeoutMs} ms`));
+      }, timeoutMs);
+      const waiter: Waiter = {
+        position,
+        names,
+        resolve: () => {
+          clearTimeout(timer);
+          resolve();
+        },
+      };
+      this.waiters.add(waiter);
+    });
+  }
+
+  positions(): Record<string, bigint> {
+    return Object.fromEntries([...this.running].map(([name, r]) => [name, r.reached]));
+  }
+
+  private hasReached(position: bigint, names: readonly string[] | null): boolean {
+    const selected = names ?? [...this.running.keys()];
+    return selected.every((name) => {
+      const running = this.running.get(name);
+      return running !== undefined && running.reached >= position;
+    });
+  }
+
+  private advance(running: Running, position: bigint): void {
+    if (position <= running.reached) return;
+    running.reached = position;
+    for (const waiter of this.waiters) {
+      if (this.hasReached(waiter.position, waiter.names)) {
+        this.waiters.delete(waiter);
+        waiter.resolve();
+      }
+    }
+  }
+
+  private async subscribe(running: Running): Promise<void> {
+    const { projection } = running;
+    const checkpoint = await this.store.checkpoint(projection.name);
+    running.reached = checkpoint ?? 0n;
+    running.subscription = this.events.subscribe({
+      after: checkpoint,
+      filter: projection.filter,
+      limit: this.options.batchSize ?? 500,
+      onEvents: async (events) => {
+        const view = new BatchView(this.store);
+        for (const event of events) await projection.apply(event, view);
+        const last = events[events.length - 1].position;
+        await this.store.commit(projection.name, view.writes(), last);
+        this.advance(running, last);
+      },
+      onCaughtUp: (position) => this.advance(running, position),
+      onError: (error) => this.retryLater(running, error),
+    });
+  }
+
+  private retryLater(running: Running, error: unknown): void {
+    (this.options.log ?? console.error)(`projection ${running.projection.name} failed; restarting from its checkpoint`, error);
+    void running.subscription?.stop();
+    running.subscription = null;
+    if (this.stopped) return;
+    running.retryTimer = setTimeout(() => {
+      running.retryTimer = null;
+      if (!this.stopped) void this.subscribe(running).catch((e) => this.retryLater(running, e));
+    }, this.options.retryDelayMs ?? 1000);
+  }
+}

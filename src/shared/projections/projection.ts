@@ -1,0 +1,25 @@
+import type { EventFilter, RecordedEvent } from '../event-store/event-store.port';
+import type { DocumentIndex } from '../read-store/read-store.port';
+
+/** What a projection sees of the read store while it applies a batch of events. */
+export interface ProjectionView {
+  get<T>(collection: string, id: string): Promise<T | null>;
+  put(collection: string, id: string, doc: unknown, index?: DocumentIndex): void;
+  delete(collection: string, id: string): void;
+}
+
+/**
+ * A durable consumer of the event log. Read models write documents through the view; process
+ * managers act on events (and may keep their own state documents). Either way the checkpoint
+ * is saved with the documents, so a batch is applied exactly once to the read store, and
+ * `apply` must tolerate being called again for events whose side effects already happened.
+ */
+export interface Projection {
+  readonly name: string;
+  /** Collections the projection owns; a rebuild empties them. */
+  readonly collections: readonly string[];
+  readonly filter?: EventFilter;
+  apply(event: RecordedEvent, view: ProjectionView): Promise<void> | void;
+}
+
+export const PROJECTIONS = Symbol('PROJECTIONS');

@@ -1,0 +1,38 @@
+/**
+ * The read store port: documents that projections keep up to date from the event log, each
+ * projection with its own checkpoint. Documents are found by id, or listed within a partition
+ * (say, a wallet) in the order of a sort key (say, creation time).
+ */
+export const READ_STORE = Symbol('READ_STORE');
+
+export interface DocumentIndex {
+  /** The group a document is listed in, e.g. a wallet id. */
+  readonly partition: string;
+  /** The order within the partition; compared as text, so use ISO times or zero-padded numbers. */
+  readonly sort: string;
+}
+
+export type DocumentWrite =
+  | { readonly op: 'put'; readonly collection: string; readonly id: string; readonly doc: unknown; readonly index?: DocumentIndex }
+  | { readonly op: 'delete'; readonly collection: string; readonly id: string };
+
+export interface ListQuery {
+  readonly partition: string;
+  readonly order: 'asc' | 'desc';
+  readonly limit: number;
+  /** Exclusive: start after the document with this sort key. */
+  readonly afterSort?: string;
+}
+
+export interface ReadStore {
+  get<T>(collection: string, id: string): Promise<T | null>;
+  list<T>(collection: string, query: ListQuery): Promise<T[]>;
+  /** The last log position the projection has applied, `null` if it never ran. */
+  checkpoint(projection: string): Promise<bigint | null>;
+  /** Writes the documents and moves the checkpoint in one atomic step. */
+  commit(projection: string, writes: readonly DocumentWrite[], checkpoint: bigint): Promise<void>;
+  /** Forgets a projection's documents and checkpoint so it can be rebuilt from zero. */
+  reset(projection: string, collections: readonly string[]): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
