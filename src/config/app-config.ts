@@ -37,6 +37,8 @@ export interface AppConfig {
   /** Signs console session cookies; random per process when unset (sessions end on restart). */
   readonly sessionSecret: string | null;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** False for the operator CLI: it catches read models up but never dispatches or charges. */
+  readonly runProcessManagers: boolean;
 }
 
 type Env = Readonly<Record<string, string | undefined>>;
@@ -71,6 +73,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     checkoutTtlMs: int(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
     sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
+    runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
   };
 }
 

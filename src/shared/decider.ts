@@ -1,7 +1,7 @@
 import type { Result } from './result';
 
 /** A domain event as stored: an explicit past-tense type and plain JSON data. */
-export interface DomainEvent<Type extends string = string, Data = Record<string, unknown>> {
+export interface DomainEvent<Type extends string = string, Data extends object = object> {
   readonly type: Type;
   readonly data: Data;
 }

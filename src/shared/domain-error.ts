@@ -10,6 +10,7 @@ export type ErrorKind =
   | 'not_found' // 404
   | 'conflict' // 409
   | 'unprocessable' // 422
+  | 'unsupported_media_type' // 415
   | 'rate_limit' // 429
   | 'unavailable'; // 503
 

@@ -96,7 +96,11 @@ export class AggregateStore {
     }
   }
 
-  /** Writes a snapshot when the append crossed a multiple of `every`. */
+  /**
+   * Writes a snapshot when the append crossed a multiple of `every`. Never throws: it runs
+   * after the events were recorded, and a caller told "failed" would retry a command that
+   * already happened. A missed snapshot only means the next one comes `every` events later.
+   */
   async maybeSnapshot<State>(
     streamId: string,
     state: State,
@@ -106,11 +110,15 @@ export class AggregateStore {
   ): Promise<void> {
     const every = BigInt(codec.every);
     if ((before + 1n) / every === (after + 1n) / every) return;
-    await this.events.append(
-      snapshotStreamOf(streamId),
-      [{ type: SNAPSHOT_TYPE, data: { revision: after.toString(), state: codec.encode(state) } }],
-      'any',
-    );
+    try {
+      await this.events.append(
+        snapshotStreamOf(streamId),
+        [{ type: SNAPSHOT_TYPE, data: { revision: after.toString(), state: codec.encode(state) } }],
+        'any',
+      );
+    } catch {
+      // Best effort by design (see above); loading still folds the stream from the last snapshot.
+    }
   }
 }
 

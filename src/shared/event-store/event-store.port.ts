@@ -93,7 +93,7 @@ export class ConcurrencyError extends Error {
 
 /** The store cannot be reached or cannot write (disk full, server down): answered as 503. */
 export class StoreUnavailableError extends Error {
-  constructor(message: string, readonly cause?: unknown) {
+  constructor(message: string, override readonly cause?: unknown) {
     super(message);
     this.name = 'StoreUnavailableError';
   }

@@ -27,6 +27,7 @@ const KINDS: Record<ErrorKind, { status: number; type: string }> = {
   not_found: { status: 404, type: 'not_found' },
   conflict: { status: 409, type: 'conflict' },
   unprocessable: { status: 422, type: 'invalid_request_error' },
+  unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   rate_limit: { status: 429, type: 'rate_limit_error' },
   unavailable: { status: 503, type: 'api_error' },
 };
@@ -50,6 +51,8 @@ const FRAMEWORK: Record<string, { status: number; code: string; message: string 
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', message: 'Content-Length does not match the body' },
   FST_ERR_CTP_INVALID_CHARSET: { status: 415, code: 'unsupported_media_type', message: 'The body must be UTF-8 JSON' },
 };
+
+const BODY_PARSE_FAILURE = /JSON|prototype property|constructor property/i;
 
 const STATUS_CODES: Record<number, { code: string; kind: ErrorKind | null }> = {
   400: { code: 'invalid_request', kind: 'invalid_request' },
@@ -98,7 +101,9 @@ export function toErrorResponse(error: unknown, requestId: string): HttpErrorRes
     const known = STATUS_CODES[status] ?? { code: 'invalid_request', kind: 'invalid_request' };
     const type = known.kind ? KINDS[known.kind].type : 'invalid_request_error';
     const message = status === 404 ? 'No such route or resource' : httpMessage(error) ?? 'The request was refused';
-    return { status, body: body(status, type, known.code, message) };
+    // Nest rewraps the body parser's refusals as plain 400s; their message still tells which.
+    const code = status === 400 && BODY_PARSE_FAILURE.test(message) ? 'invalid_json' : known.code;
+    return { status, body: body(status, type, code, message) };
   }
   return { status: 500, body: body(500, 'api_error', 'internal_error', 'Something went wrong on our side; it was logged') };
 }

@@ -49,11 +49,17 @@ export class ProjectionRunner {
   }
 
   async start(): Promise<void> {
+    if (!this.stopped) return;
     this.stopped = false;
-    for (const projection of this.projections) {
-      const running: Running = { projection, subscription: null, reached: 0n, retryTimer: null };
-      this.running.set(projection.name, running);
-      await this.subscribe(running);
+    try {
+      for (const projection of this.projections) {
+        const running: Running = { projection, subscription: null, reached: 0n, retryTimer: null };
+        this.running.set(projection.name, running);
+        await this.subscribe(running);
+      }
+    } catch (error) {
+      await this.stop();
+      throw error;
     }
   }
 
@@ -107,7 +113,8 @@ export class ProjectionRunner {
   }
 
   private hasReached(position: bigint, names: readonly string[] | null): boolean {
-    const selected = names ?? [...this.running.keys()];
+    // All means every projection, running or not: a stopped runner has reached nothing new.
+    const selected = names ?? this.projections.map((p) => p.name);
     return selected.every((name) => {
       const running = this.running.get(name);
       return running !== undefined && running.reached >= position;
@@ -128,7 +135,10 @@ export class ProjectionRunner {
   private async subscribe(running: Running): Promise<void> {
     const { projection } = running;
     const checkpoint = await this.store.checkpoint(projection.name);
-    running.reached = checkpoint ?? 0n;
+    // stop() (or a stop and a new start) may have come while the checkpoint was read: then
+    // this run is over and must not leave a subscription behind that nobody will stop.
+    if (this.stopped || this.running.get(projection.name) !== running) return;
+    if (checkpoint !== null) this.advance(running, checkpoint);
     running.subscription = this.events.subscribe({
       after: checkpoint,
       filter: projection.filter,
@@ -149,7 +159,7 @@ export class ProjectionRunner {
     (this.options.log ?? console.error)(`projection ${running.projection.name} failed; restarting from its checkpoint`, error);
     void running.subscription?.stop();
     running.subscription = null;
-    if (this.stopped) return;
+    if (this.stopped || this.running.get(running.projection.name) !== running) return;
     running.retryTimer = setTimeout(() => {
       running.retryTimer = null;
       if (!this.stopped) void this.subscribe(running).catch((e) => this.retryLater(running, e));

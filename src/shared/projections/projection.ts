@@ -19,6 +19,11 @@ export interface Projection {
   /** Collections the projection owns; a rebuild empties them. */
   readonly collections: readonly string[];
   readonly filter?: EventFilter;
+  /**
+   * Process managers act on the world (carriers, payment providers); read models only write
+   * documents. The operator CLI catches read models up but never runs process managers.
+   */
+  readonly kind?: 'read-model' | 'process-manager';
   apply(event: RecordedEvent, view: ProjectionView): Promise<void> | void;
 }
 

@@ -195,6 +195,9 @@ export class SqliteEventStore implements EventStore {
       });
 
     const loop = (async () => {
+      // Never call back from inside subscribe(): the caller must hold the subscription first,
+      // so a handler can stop it, and no callback fires before subscribe() has returned.
+      await Promise.resolve();
       while (!stopped) {
         try {
           const page = this.readAllNow({ after: position, limit: options.limit ?? 500, filter: options.filter });
@@ -262,13 +265,15 @@ function filterClause(filter: EventFilter | undefined): { where: string; params:
   }
   if (filter.streamPrefixes) {
     const alternatives = filter.streamPrefixes.map((prefix) => {
-      // `wallet-` is exactly the category `wallet`, which has an index; anything else is compared as text.
+      // `wallet-` is exactly the category `wallet`, which has an index, less a stream named
+      // just `wallet` (no dash: its category is its whole name, yet it lacks the prefix).
+      // Anything else is compared as text, counting characters the way SQLite does.
       if (prefix.endsWith('-') && !prefix.slice(0, -1).includes('-')) {
-        params.push(prefix.slice(0, -1));
-        return 'category = ?';
+        params.push(prefix.slice(0, -1), prefix.slice(0, -1));
+        return '(category = ? AND stream_id <> ?)';
       }
-      params.push(prefix.length, prefix);
-      return 'substr(stream_id, 1, ?) = ?';
+      params.push(prefix, prefix);
+      return 'substr(stream_id, 1, length(?)) = ?';
     });
     parts.push(`(${alternatives.join(' OR ') || 'NULL'})`);
   }

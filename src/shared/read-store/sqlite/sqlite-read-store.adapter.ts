@@ -38,10 +38,18 @@ export class SqliteReadStore implements ReadStore {
       saveCheckpoint: this.db.prepare(
         'INSERT INTO checkpoints (projection, position) VALUES (?, ?) ON CONFLICT (projection) DO UPDATE SET position = excluded.position',
       ),
+      // Without afterSort there is no bound at all: any stand-in ('' or '\uffff') would hide
+      // documents whose sort key is empty or starts beyond the Basic Multilingual Plane.
       listAsc: this.db.prepare(
+        'SELECT doc FROM documents WHERE collection = ? AND partition = ? ORDER BY sort ASC LIMIT ?',
+      ),
+      listAscAfter: this.db.prepare(
         'SELECT doc FROM documents WHERE collection = ? AND partition = ? AND sort > ? ORDER BY sort ASC LIMIT ?',
       ),
       listDesc: this.db.prepare(
+        'SELECT doc FROM documents WHERE collection = ? AND partition = ? ORDER BY sort DESC LIMIT ?',
+      ),
+      listDescAfter: this.db.prepare(
         'SELECT doc FROM documents WHERE collection = ? AND partition = ? AND sort < ? ORDER BY sort DESC LIMIT ?',
       ),
       clearCollection: this.db.prepare('DELETE FROM documents WHERE collection = ?'),
@@ -55,11 +63,17 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async list<T>(collection: string, query: ListQuery): Promise<T[]> {
-    const rows = guarded('list', () =>
-      query.order === 'asc'
-        ? this.statements.listAsc.all(collection, query.partition, query.afterSort ?? '', query.limit)
-        : this.statements.listDesc.all(collection, query.partition, query.afterSort ?? '\uffff', query.limit),
-    ) as { doc: string }[];
+    const { partition, afterSort, limit } = query;
+    const rows = guarded('list', () => {
+      if (query.order === 'asc') {
+        return afterSort === undefined
+          ? this.statements.listAsc.all(collection, partition, limit)
+          : this.statements.listAscAfter.all(collection, partition, afterSort, limit);
+      }
+      return afterSort === undefined
+        ? this.statements.listDesc.all(collection, partition, limit)
+        : this.statements.listDescAfter.all(collection, partition, afterSort, limit);
+    }) as { doc: string }[];
     return rows.map((row) => JSON.parse(row.doc) as T);
   }
 

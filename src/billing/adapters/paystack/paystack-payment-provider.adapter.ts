@@ -1,0 +1,255 @@
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import type {
+  PaymentProvider,
+  PaymentStatus,
+  StartedPayment,
+  StartPaymentInput,
+  VerifiedPayment,
+  WebhookResult,
+} from '../../ports/payment-provider.port';
+
+export interface PaystackPaymentProviderOptions {
+  /** Paystack secret key (sk_test_… / sk_live_…). Sent only as a Bearer token; never logged. */
+  readonly secretKey: string;
+  /** Default https://api.paystack.co; tests point it at a local fake. Trailing slashes are ignored. */
+  readonly baseUrl?: string;
+  /** Per-request timeout in milliseconds (default 15000). */
+  readonly timeoutMs?: number;
+}
+
+export const PAYSTACK_DEFAULT_BASE_URL = 'https://api.paystack.co';
+const DEFAULT_TIMEOUT_MS = 15_000;
+const SIGNATURE_HEADER = 'x-paystack-signature';
+
+/**
+ * Something went wrong talking to Paystack: transport error, timeout, HTTP error, non-JSON body,
+ * `status: false` or an unexpected payload. The outcome is UNKNOWN: callers must retry later and
+ * never treat it as a success or a failure of the payment. Not a DomainError on purpose.
+ */
+export class PaystackRequestError extends Error {
+  constructor(
+    message: string,
+    /** HTTP status when Paystack answered, null for transport errors and timeouts. */
+    readonly httpStatus: number | null = null,
+  ) {
+    super(message);
+    this.name = 'PaystackRequestError';
+  }
+}
+
+/** Paystack transaction statuses that are final and not a success (`reversed` = paid then refunded). */
+const FAILED_STATUSES: ReadonlySet<string> = new Set(['failed', 'reversed', 'abandoned']);
+
+/** Maps Paystack's `data.status` of GET /transaction/verify onto the port's status. */
+export function mapPaystackStatus(status: string): PaymentStatus {
+  if (status === 'success') return 'succeeded';
+  if (FAILED_STATUSES.has(status)) return 'failed';
+  return 'pending'; // ongoing, pending, processing, queued, send_otp, …: ask again later
+}
+
+/**
+ * LIVE payments through Paystack's Standard checkout:
+ * POST /transaction/initialize → redirect to `authorization_url`; GET /transaction/verify/:reference
+ * server to server; webhooks signed with `x-paystack-signature` = hex HMAC-SHA512(raw body, secret key).
+ */
+export class PaystackPaymentProvider implements PaymentProvider {
+  readonly name = 'paystack';
+  readonly #secretKey: string;
+  readonly #baseUrl: string;
+  readonly #timeoutMs: number;
+
+  constructor(options: PaystackPaymentProviderOptions) {
+    if (typeof options.secretKey !== 'string' || options.secretKey.trim() === '') {
+      throw new Error('PaystackPaymentProvider: secretKey is required');
+    }
+    const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    if (!Number.isFinite(timeoutMs) || timeoutMs <= 0) {
+      throw new Error('PaystackPaymentProvider: timeoutMs must be a positive number');
+    }
+    this.#secretKey = options.secretKey;
+    this.#baseUrl = (options.baseUrl ?? PAYSTACK_DEFAULT_BASE_URL).replace(/\/+$/, '');
+    this.#timeoutMs = timeoutMs;
+  }
+
+  /** Keeps the key out of console.log / util.inspect / JSON of this object. */
+  toJSON(): Record<string, unknown> {
+    return { name: this.name, baseUrl: this.#baseUrl, timeoutMs: this.#timeoutMs };
+  }
+
+  [Symbol.for('nodejs.util.inspect.custom')](): string {
+    return `PaystackPaymentProvider { baseUrl: '${this.#baseUrl}', timeoutMs: ${this.#timeoutMs} }`;
+  }
+
+  async startPayment(input: StartPaymentInput): Promise<StartedPayment> {
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
+      throw new Error(
+        `Paystack initialize: amount must be a positive integer in minor units, got ${input.amount}`,
+      );
+    }
+    const body = await this.#request('initialize', 'POST', '/transaction/initialize', {
+      email: input.email,
+      amount: input.amount, // already in subunits (pesewas)
+      currency: input.currency,
+      reference: input.reference,
+      callback_url: input.callbackUrl,
+      metadata: JSON.stringify({ checkout_id: input.checkoutId }), // documented as stringified JSON
+    });
+    const data = asRecord(body.data);
+    const authorizationUrl = data?.authorization_url;
+    if (typeof authorizationUrl !== 'string' || !/^https?:\/\//i.test(authorizationUrl)) {
+      throw new PaystackRequestError('Paystack initialize: response has no valid data.authorization_url');
+    }
+    const reference = data?.reference;
+    if (reference !== undefined && reference !== input.reference) {
+      throw new PaystackRequestError('Paystack initialize: response reference differs from the one sent');
+    }
+    return { redirectUrl: authorizationUrl, reference: input.reference };
+  }
+
+  async verifyPayment(reference: string): Promise<VerifiedPayment> {
+    if (typeof reference !== 'string' || reference === '') {
+      throw new Error('Paystack verify: reference is required');
+    }
+    const body = await this.#request(
+      'verify',
+      'GET',
+      `/transaction/verify/${encodeURIComponent(reference)}`,
+      undefined,
+    );
+    const data = asRecord(body.data);
+    if (!data) throw new PaystackRequestError('Paystack verify: response has no data object');
+    if (data.reference !== reference) {
+      throw new PaystackRequestError('Paystack verify: response concerns a different reference');
+    }
+    if (typeof data.status !== 'string') {
+      throw new PaystackRequestError('Paystack verify: response has no data.status');
+    }
+    if (typeof data.amount !== 'number' || !Number.isSafeInteger(data.amount) || data.amount < 0) {
+      throw new PaystackRequestError('Paystack verify: response has no valid integer data.amount');
+    }
+    if (typeof data.currency !== 'string' || data.currency === '') {
+      throw new PaystackRequestError('Paystack verify: response has no data.currency');
+    }
+    const status = mapPaystackStatus(data.status);
+    const gateway = typeof data.gateway_response === 'string' ? data.gateway_response.trim() : '';
+    return {
+      reference,
+      status,
+      amount: data.amount,
+      currency: data.currency.toUpperCase(),
+      reason: status === 'failed' ? (gateway ? `${data.status}: ${gateway}` : data.status) : null,
+    };
+  }
+
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): WebhookResult {
+    const provided = headerValue(headers, SIGNATURE_HEADER);
+    if (!provided || !Buffer.isBuffer(rawBody)) return { accepted: false, reason: 'bad_signature' };
+
+    const expected = createHmac('sha512', this.#secretKey).update(rawBody).digest();
+    // Decoding hex stops at the first non-hex character, so also insist on exactly 128 hex digits.
+    const normalized = provided.trim().toLowerCase();
+    const given = /^[0-9a-f]{128}$/.test(normalized) ? Buffer.from(normalized, 'hex') : Buffer.alloc(0);
+    // timingSafeEqual throws on a length mismatch: compare against a same-length buffer instead
+    // so the work done does not depend on how wrong the signature is.
+    const sameLength = given.length === expected.length;
+    const equal = timingSafeEqual(expected, sameLength ? given : Buffer.alloc(expected.length));
+    if (!sameLength || !equal) return { accepted: false, reason: 'bad_signature' };
+
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody.toString('utf8'));
+    } catch {
+      return { accepted: false, reason: 'malformed' };
+    }
+    const event = asRecord(parsed);
+    if (!event || typeof event.event !== 'string' || event.event === '') {
+      return { accepted: false, reason: 'malformed' };
+    }
+    const data = asRecord(event.data);
+    const reference = typeof data?.reference === 'string' && data.reference !== '' ? data.reference : null;
+    return { accepted: true, event: event.event, reference };
+  }
+
+  async #request(
+    operation: string,
+    method: 'GET' | 'POST',
+    path: string,
+    payload: Record<string, unknown> | undefined,
+  ): Promise<Record<string, unknown>> {
+    const label = `Paystack ${operation}`;
+    let response: Response;
+    let text: string;
+    try {
+      response = await fetch(`${this.#baseUrl}${path}`, {
+        method,
+        headers: {
+          Authorization: `Bearer ${this.#secretKey}`,
+          Accept: 'application/json',
+          ...(payload ? { 'Content-Type': 'application/json' } : {}),
+        },
+        body: payload ? JSON.stringify(payload) : undefined,
+        signal: AbortSignal.timeout(this.#timeoutMs),
+        redirect: 'error',
+      });
+      text = await response.text();
+    } catch (err) {
+      const e = err as { name?: string; message?: string; cause?: { code?: string; message?: string } };
+      if (e?.name === 'TimeoutError' || e?.name === 'AbortError') {
+        throw new PaystackRequestError(`${label} timed out after ${this.#timeoutMs} ms`);
+      }
+      const detail = e?.cause?.code ?? e?.cause?.message ?? e?.message ?? String(err);
+      throw new PaystackRequestError(`${label} request failed: ${this.#redact(String(detail))}`);
+    }
+
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      throw new PaystackRequestError(
+        `${label}: HTTP ${response.status} with a non-JSON body`,
+        response.status,
+      );
+    }
+    const record = asRecord(body);
+    const message = typeof record?.message === 'string' ? this.#redact(record.message).slice(0, 200) : '';
+    if (!response.ok) {
+      throw new PaystackRequestError(
+        `${label}: HTTP ${response.status}${message ? ` (${message})` : ''}`,
+        response.status,
+      );
+    }
+    if (!record || record.status !== true) {
+      throw new PaystackRequestError(
+        `${label}: status false${message ? ` (${message})` : ''}`,
+        response.status,
+      );
+    }
+    return record;
+  }
+
+  /** Belt and braces: no text from elsewhere ever carries the key into a message or log. */
+  #redact(text: string): string {
+    return text.split(this.#secretKey).join('[redacted]');
+  }
+}
+
+function asRecord(value: unknown): Record<string, unknown> | null {
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
+}
+
+function headerValue(
+  headers: Readonly<Record<string, string | string[] | undefined>>,
+  name: string,
+): string | null {
+  for (const [key, value] of Object.entries(headers ?? {})) {
+    if (key.toLowerCase() !== name) continue;
+    const v = Array.isArray(value) ? (value.length === 1 ? value[0] : undefined) : value;
+    return typeof v === 'string' && v !== '' ? v : null;
+  }
+  return null;
+}

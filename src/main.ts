@@ -1,0 +1,20 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { AppModule } from './app.module';
+import { configureApp, createFastifyAdapter } from './app.setup';
+import { APP_CONFIG, AppConfig } from './config/app-config';
+
+async function bootstrap(): Promise<void> {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(), {
+    rawBody: true,
+    bufferLogs: false,
+  });
+  await configureApp(app);
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  const config = app.get<AppConfig>(APP_CONFIG);
+  await app.listen(config.port, config.host);
+  console.log(`SMS wallet listening on ${config.publicUrl} (data in ${config.dataDir})`);
+}
+
+void bootstrap();

@@ -1,0 +1,107 @@
+import fc from 'fast-check';
+import type { SubmitResult } from '../ports/carrier.port';
+import { at, queuedData, receipt } from './message.test-support';
+import {
+  claim,
+  evolve,
+  expire,
+  initialState,
+  isTerminal,
+  MessageState,
+  queue,
+  recordReceipt,
+  recordSubmitResult,
+  reject,
+} from './message.decider';
+import type { MessageEvent } from './message.events';
+import type { DomainError } from '../../shared/domain-error';
+import type { Result } from '../../shared/result';
+
+type Step = (state: MessageState) => Result<MessageEvent[], DomainError>;
+
+const dispatcher = fc.constantFrom('d1', 'd2');
+const time = fc.integer({ min: 0, max: 15 * 60_000 }).map(at); // around the 10-minute validity
+const carrierId = fc.constantFrom('c1', 'c2', 'c3');
+const submitResult: fc.Arbitrary<SubmitResult> = fc.oneof(
+  fc
+    .uniqueArray(carrierId, { minLength: 1, maxLength: 2 })
+    .map((ids) => ({ outcome: 'accepted' as const, carrierMessageIds: ids })),
+  fc.constant({ outcome: 'rejected' as const, errorCode: 'rejected', errorMessage: 'No' }),
+  fc
+    .integer({ min: 0, max: 60_000 })
+    .map((afterMs) => ({ outcome: 'retry' as const, afterMs, reason: 'throttled' })),
+);
+
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { arbitrary: fc.constant<Step>((s) => queue(s, queuedData)), weight: 1 },
+  { arbitrary: time.map<Step>((now) => (s) => reject(s, { reason: 'recovered', now })), weight: 1 },
+  {
+    arbitrary: fc.tuple(dispatcher, time).map<Step>(
+      ([dispatcherId, now]) =>
+        (s) =>
+          claim(s, { dispatcherId, now, leaseMs: 30_000 }),
+    ),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.tuple(dispatcher, submitResult, time).map<Step>(
+      ([dispatcherId, result, now]) =>
+        (s) =>
+          recordSubmitResult(s, { dispatcherId, result, now }),
+    ),
+    weight: 3,
+  },
+  {
+    arbitrary: fc
+      .tuple(
+        fc.array(carrierId, { minLength: 1, maxLength: 2 }),
+        fc.constantFrom('DELIVERED', 'DELIVERED', 'FAILED', 'EXPIRED' as const),
+        fc.nat(20 * 60_000),
+      )
+      .map<Step>(
+        ([ids, status, ms]) =>
+          (s) =>
+            recordReceipt(s, receipt(ids, status, ms)),
+      ),
+    weight: 6,
+  },
+  { arbitrary: time.map<Step>((now) => (s) => expire(s, now)), weight: 1 },
+);
+
+/** Mostly a queued message to work on; sometimes an empty stream or a rejected one. */
+const history = fc
+  .tuple(fc.nat(9), fc.array(step, { maxLength: 40 }))
+  .map(([n, steps]) => (n === 0 ? steps : [(s: MessageState) => queue(s, queuedData), ...steps]));
+
+const NEXT: Record<MessageState['status'], readonly MessageState['status'][]> = {
+  NONE: ['QUEUED', 'REJECTED'],
+  QUEUED: ['SENT', 'FAILED', 'EXPIRED'],
+  SENT: ['DELIVERED', 'FAILED', 'EXPIRED'],
+  DELIVERED: [],
+  FAILED: [],
+  EXPIRED: [],
+  REJECTED: [],
+};
+
+describe('message decider (property)', () => {
+  it('never leaves a terminal state, and only moves along the documented transitions', () => {
+    fc.assert(
+      fc.property(history, (steps) => {
+        let state = initialState();
+        for (const decide of steps) {
+          const before = state;
+          const decision = decide(state);
+          if (!decision.ok) continue;
+          for (const event of decision.value) state = evolve(state, event);
+          if (isTerminal(before.status)) {
+            expect(decision.value).toEqual([]);
+            expect(state).toBe(before);
+          } else if (state.status !== before.status) {
+            expect(NEXT[before.status]).toContain(state.status);
+          }
+        }
+      }),
+      { numRuns: 1000 },
+    );
+  });
+});

@@ -1,0 +1,376 @@
+import type { DomainError } from '../../shared/domain-error';
+import { err, ok } from '../../shared/result';
+import {
+  at,
+  claimed,
+  deferred,
+  given,
+  iso,
+  MINUTE,
+  queued,
+  queuedData,
+  receipt,
+  reported,
+  sent,
+  VALID_MS,
+} from './message.test-support';
+import {
+  claim,
+  expire,
+  isTerminal,
+  queue,
+  recordReceipt,
+  recordSubmitResult,
+  reject,
+} from './message.decider';
+import { MessageEvent, messageStream } from './message.events';
+
+const refused = (code: string) => err(expect.objectContaining<Partial<DomainError>>({ code }));
+const delivered: MessageEvent = {
+  type: 'MessageDelivered',
+  data: { errorCode: null, errorMessage: null, carrierStatus: 'DELIVRD', at: iso(2_000) },
+};
+
+describe('message decider', () => {
+  it('lives in the stream message-<id>', () => expect(messageStream('msg_1')).toBe('message-msg_1'));
+
+  describe('queue', () => {
+    it('starts an empty stream', () => {
+      expect(queue(given(), queuedData)).toEqual(ok([queued]));
+    });
+
+    it('records nothing again for a message already queued', () => {
+      expect(queue(given(queued), queuedData)).toEqual(ok([]));
+    });
+
+    it('refuses a rejected message', () => {
+      const rejected = given({ type: 'MessageRejected', data: { reason: 'x', at: iso(0) } });
+      expect(queue(rejected, queuedData)).toEqual(refused('message_rejected'));
+    });
+
+    it('folds into a QUEUED message', () => {
+      expect(given(queued)).toMatchObject({
+        status: 'QUEUED',
+        messageId: 'msg_1',
+        sequence: 1,
+        updatedAt: iso(0),
+        claim: null,
+      });
+    });
+  });
+
+  describe('reject', () => {
+    it('records a message that was never accepted on an empty stream', () => {
+      expect(reject(given(), { reason: 'reservation without a message', now: at(5) })).toEqual(
+        ok([{ type: 'MessageRejected', data: { reason: 'reservation without a message', at: iso(5) } }]),
+      );
+    });
+
+    it('is idempotent', () => {
+      const rejected = given({ type: 'MessageRejected', data: { reason: 'x', at: iso(0) } });
+      expect(reject(rejected, { reason: 'x', now: at(5) })).toEqual(ok([]));
+      expect(isTerminal(rejected.status)).toBe(true);
+    });
+
+    it('refuses a queued message', () => {
+      expect(reject(given(queued), { reason: 'x', now: at(5) })).toEqual(refused('message_exists'));
+    });
+  });
+
+  describe('claim', () => {
+    const cmd = (dispatcherId = 'd1', nowMs = 0) => ({ dispatcherId, now: at(nowMs), leaseMs: 30_000 });
+
+    it('gives a queued message to a dispatcher for a lease', () => {
+      expect(claim(given(queued), cmd())).toEqual(ok([claimed('d1', 30_000)]));
+    });
+
+    it('refuses another dispatcher while the lease runs', () => {
+      expect(claim(given(queued, claimed('d1', 30_000)), cmd('d2', 29_999))).toEqual(
+        refused('message_claimed'),
+      );
+    });
+
+    it('lets another dispatcher take over once the lease ended', () => {
+      expect(claim(given(queued, claimed('d1', 30_000)), cmd('d2', 30_000))).toEqual(
+        ok([claimed('d2', 60_000)]),
+      );
+    });
+
+    it('lets the holder extend its lease', () => {
+      expect(claim(given(queued, claimed('d1', 30_000)), cmd('d1', 10_000))).toEqual(
+        ok([claimed('d1', 40_000)]),
+      );
+    });
+
+    it('refuses before a deferral is over, and allows it after', () => {
+      const state = given(queued, claimed(), deferred(5_000));
+      expect(claim(state, cmd('d2', 4_999))).toEqual(refused('submit_deferred'));
+      expect(claim(state, cmd('d2', 5_000))).toEqual(ok([claimed('d2', 35_000)]));
+    });
+
+    it('refuses a message past its validity', () => {
+      expect(claim(given(queued), cmd('d1', VALID_MS))).toEqual(refused('message_validity_ended'));
+    });
+
+    it('refuses a message already SENT or terminal', () => {
+      expect(claim(given(queued, claimed(), sent()), cmd())).toEqual(refused('message_not_queued'));
+      expect(claim(given(queued, sent(), reported('c1'), reported('c2'), delivered), cmd())).toEqual(
+        refused('message_not_queued'),
+      );
+    });
+
+    it('refuses a message that does not exist', () => {
+      expect(claim(given(), cmd())).toEqual(refused('resource_missing'));
+    });
+  });
+
+  describe('recordSubmitResult', () => {
+    const holding = () => given(queued, claimed('d1'));
+
+    it('records SENT with the carrier ids of an acceptance', () => {
+      const result = { outcome: 'accepted', carrierMessageIds: ['c1', 'c2'] } as const;
+      expect(recordSubmitResult(holding(), { dispatcherId: 'd1', result, now: at(1_000) })).toEqual(
+        ok([sent()]),
+      );
+    });
+
+    it('records an acceptance even from a dispatcher that lost its claim (the SMS left)', () => {
+      const result = { outcome: 'accepted', carrierMessageIds: ['c1'] } as const;
+      expect(recordSubmitResult(holding(), { dispatcherId: 'd2', result, now: at(1_000) })).toEqual(
+        ok([sent(['c1'])]),
+      );
+    });
+
+    it('fails a message the carrier rejected', () => {
+      const result = { outcome: 'rejected', errorCode: 'rejected', errorMessage: 'No' } as const;
+      expect(recordSubmitResult(holding(), { dispatcherId: 'd1', result, now: at(1_000) })).toEqual(
+        ok([
+          {
+            type: 'MessageFailed',
+            data: { errorCode: 'rejected', errorMessage: 'No', carrierStatus: null, at: iso(1_000) },
+          },
+        ]),
+      );
+    });
+
+    it('defers and releases the claim when the carrier asks to retry', () => {
+      const result = { outcome: 'retry', afterMs: 2_000, reason: 'throttled' } as const;
+      const decision = recordSubmitResult(holding(), { dispatcherId: 'd1', result, now: at(3_000) });
+      expect(decision).toEqual(ok([deferred(5_000)]));
+      expect(given(queued, claimed('d1'), deferred(5_000))).toMatchObject({
+        status: 'QUEUED',
+        claim: null,
+        retryAt: iso(5_000),
+        deferrals: 1,
+      });
+    });
+
+    it('refuses a rejection or deferral from a dispatcher not holding the claim', () => {
+      const retry = { outcome: 'retry', afterMs: 2_000, reason: 'throttled' } as const;
+      const rejected = { outcome: 'rejected', errorCode: 'x', errorMessage: 'y' } as const;
+      expect(recordSubmitResult(holding(), { dispatcherId: 'd2', result: retry, now: at(0) })).toEqual(
+        refused('claim_lost'),
+      );
+      expect(recordSubmitResult(holding(), { dispatcherId: 'd2', result: rejected, now: at(0) })).toEqual(
+        refused('claim_lost'),
+      );
+      expect(recordSubmitResult(given(queued), { dispatcherId: 'd1', result: retry, now: at(0) })).toEqual(
+        refused('claim_lost'),
+      );
+    });
+
+    it('records nothing once SENT or terminal', () => {
+      const result = { outcome: 'accepted', carrierMessageIds: ['c9'] } as const;
+      expect(
+        recordSubmitResult(given(queued, claimed(), sent()), { dispatcherId: 'd1', result, now: at(0) }),
+      ).toEqual(ok([]));
+      const expired = given(queued, {
+        type: 'MessageExpired',
+        data: { errorCode: null, errorMessage: 'x', carrierStatus: null, at: iso(0) },
+      });
+      expect(recordSubmitResult(expired, { dispatcherId: 'd1', result, now: at(0) })).toEqual(ok([]));
+    });
+
+    it('refuses a message that does not exist', () => {
+      const result = { outcome: 'accepted', carrierMessageIds: ['c1'] } as const;
+      expect(recordSubmitResult(given(), { dispatcherId: 'd1', result, now: at(0) })).toEqual(
+        refused('resource_missing'),
+      );
+    });
+
+    it('folds SENT: status, sequence, ids and claim released', () => {
+      expect(given(queued, claimed(), sent())).toMatchObject({
+        status: 'SENT',
+        sequence: 2,
+        claim: null,
+        sentAt: iso(1_000),
+        updatedAt: iso(1_000),
+        carrierMessageIds: ['c1', 'c2'],
+      });
+    });
+  });
+
+  describe('recordReceipt', () => {
+    const sentState = () => given(queued, claimed(), sent());
+
+    it('records a part and waits for the others', () => {
+      expect(recordReceipt(sentState(), receipt(['c1']))).toEqual(ok([reported('c1')]));
+    });
+
+    it('matches any spelling of the carrier id', () => {
+      expect(recordReceipt(sentState(), receipt(['0xc1', 'c2']))).toEqual(ok([reported('c2')]));
+    });
+
+    it('delivers when every part is delivered', () => {
+      const state = given(queued, claimed(), sent(), reported('c1'));
+      expect(recordReceipt(state, receipt(['c2'], 'DELIVERED', 3_000))).toEqual(
+        ok([
+          reported('c2', 'DELIVERED', 3_000),
+          {
+            type: 'MessageDelivered',
+            data: { errorCode: null, errorMessage: null, carrierStatus: 'DELIVRD', at: iso(3_000) },
+          },
+        ]),
+      );
+    });
+
+    it('fails when any part failed, with that part’s error', () => {
+      const state = given(queued, claimed(), sent(), reported('c1', 'FAILED'));
+      expect(recordReceipt(state, receipt(['c2'], 'DELIVERED', 3_000))).toEqual(
+        ok([
+          reported('c2', 'DELIVERED', 3_000),
+          {
+            type: 'MessageFailed',
+            data: {
+              errorCode: 'undeliverable',
+              errorMessage: 'Handset unreachable',
+              carrierStatus: 'UNDELIV',
+              at: iso(3_000),
+            },
+          },
+        ]),
+      );
+    });
+
+    it('fails rather than expires when one part failed and another expired', () => {
+      const state = given(queued, claimed(), sent(), reported('c1', 'EXPIRED'));
+      const decision = recordReceipt(state, receipt(['c2'], 'FAILED'));
+      expect(decision.ok && decision.value.map((e) => e.type)).toEqual(['DeliveryReported', 'MessageFailed']);
+    });
+
+    it('expires when a part expired and none failed', () => {
+      const state = given(queued, claimed(), sent(), reported('c1', 'DELIVERED'));
+      expect(recordReceipt(state, receipt(['c2'], 'EXPIRED'))).toEqual(
+        ok([
+          reported('c2', 'EXPIRED'),
+          {
+            type: 'MessageExpired',
+            data: { errorCode: null, errorMessage: null, carrierStatus: 'EXPIRED', at: iso(2_000) },
+          },
+        ]),
+      );
+    });
+
+    it('settles a single-part message on its one receipt', () => {
+      const state = given(queued, claimed(), sent(['c1']));
+      const decision = recordReceipt(state, receipt(['c1']));
+      expect(decision).toEqual(ok([reported('c1'), delivered]));
+      if (decision.ok)
+        expect(given(queued, claimed(), sent(['c1']), ...decision.value)).toMatchObject({
+          status: 'DELIVERED',
+          sequence: 3,
+          outcome: { status: 'DELIVERED', carrierStatus: 'DELIVRD', errorCode: null, at: iso(2_000) },
+        });
+    });
+
+    it('ignores a duplicate receipt for a part', () => {
+      expect(
+        recordReceipt(given(queued, claimed(), sent(), reported('c1')), receipt(['c1'], 'FAILED')),
+      ).toEqual(ok([]));
+    });
+
+    it('ignores a receipt for an unknown part', () => {
+      expect(recordReceipt(sentState(), receipt(['c9']))).toEqual(ok([]));
+    });
+
+    it('ignores a receipt before SENT is recorded (its part ids are not known yet)', () => {
+      expect(recordReceipt(given(queued, claimed()), receipt(['c1']))).toEqual(ok([]));
+    });
+
+    it('ignores receipts after a terminal state', () => {
+      const done = given(queued, claimed(), sent(['c1']), reported('c1'), delivered);
+      expect(done.status).toBe('DELIVERED');
+      expect(recordReceipt(done, receipt(['c1'], 'FAILED'))).toEqual(ok([]));
+    });
+
+    it('ignores receipts for a message that does not exist', () => {
+      expect(recordReceipt(given(), receipt(['c1']))).toEqual(ok([]));
+    });
+  });
+
+  describe('expire', () => {
+    const expired = (errorMessage: string, atMs = VALID_MS) => ({
+      type: 'MessageExpired',
+      data: { errorCode: null, errorMessage, carrierStatus: null, at: iso(atMs) },
+    });
+
+    it('expires a SENT message once its validity is over', () => {
+      const state = given(queued, claimed(), sent());
+      expect(expire(state, at(VALID_MS - 1))).toEqual(ok([]));
+      expect(expire(state, at(VALID_MS))).toEqual(
+        ok([expired('No delivery report within the validity period')]),
+      );
+    });
+
+    it('expires a QUEUED message nobody is submitting', () => {
+      expect(expire(given(queued), at(VALID_MS))).toEqual(
+        ok([expired('Not sent within the validity period')]),
+      );
+    });
+
+    it('waits while a live lease may have a submission in flight', () => {
+      const state = given(queued, claimed('d1', VALID_MS + MINUTE));
+      expect(expire(state, at(VALID_MS))).toEqual(ok([]));
+      expect(expire(state, at(VALID_MS + MINUTE))).toEqual(
+        ok([expired('Not sent within the validity period', VALID_MS + MINUTE)]),
+      );
+    });
+
+    it('leaves terminal, rejected and missing messages alone', () => {
+      expect(expire(given(queued, claimed(), sent(['c1']), reported('c1'), delivered), at(VALID_MS))).toEqual(
+        ok([]),
+      );
+      expect(
+        expire(given({ type: 'MessageRejected', data: { reason: 'x', at: iso(0) } }), at(VALID_MS)),
+      ).toEqual(ok([]));
+      expect(expire(given(), at(VALID_MS))).toEqual(ok([]));
+    });
+  });
+
+  describe('evolve', () => {
+    it('never moves updatedAt backwards', () => {
+      const state = given(queued, claimed(), sent(['c1'], 5_000), reported('c1', 'DELIVERED', 4_000), {
+        type: 'MessageDelivered',
+        data: { errorCode: null, errorMessage: null, carrierStatus: 'DELIVRD', at: iso(4_000) },
+      });
+      expect(state).toMatchObject({ status: 'DELIVERED', updatedAt: iso(5_000) });
+    });
+
+    it('lets a terminal state absorb any later event', () => {
+      const failed = given(queued, {
+        type: 'MessageFailed',
+        data: { errorCode: 'rejected', errorMessage: 'x', carrierStatus: null, at: iso(1) },
+      });
+      expect(
+        given(
+          queued,
+          {
+            type: 'MessageFailed',
+            data: { errorCode: 'rejected', errorMessage: 'x', carrierStatus: null, at: iso(1) },
+          },
+          sent(),
+        ),
+      ).toEqual(failed);
+    });
+  });
+});

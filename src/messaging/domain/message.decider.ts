@@ -1,0 +1,275 @@
+import type { Decider } from '../../shared/decider';
+import { DomainError, notFound } from '../../shared/domain-error';
+import { err, ok, Result } from '../../shared/result';
+import type { CarrierReceipt, FinalStatus, SubmitResult } from '../ports/carrier.port';
+import type {
+  DeliveryReportedData,
+  MessageClaimedData,
+  MessageEvent,
+  MessageOutcomeData,
+  MessageQueuedData,
+} from './message.events';
+
+export type MessageStatus = 'QUEUED' | 'SENT' | FinalStatus;
+
+/** A message that was queued: the queued facts plus what happened since. */
+export type Message = MessageQueuedData & {
+  readonly status: MessageStatus;
+  /** Time of the latest status change; never moves backwards. */
+  readonly updatedAt: string;
+  /** Counts the states the message went through: 1 when QUEUED (webhooks' `sequence`). */
+  readonly sequence: number;
+  /** The dispatcher holding it while QUEUED; cleared by a deferral, SENT or a terminal state. */
+  readonly claim: MessageClaimedData | null;
+  /** After a deferral: no claim before this time. */
+  readonly retryAt: string | null;
+  readonly deferrals: number;
+  readonly sentAt: string | null;
+  readonly carrierMessageIds: readonly string[];
+  /** One receipt per part, in the order they arrived. */
+  readonly reports: readonly DeliveryReportedData[];
+  /** The terminal fact, once there is one. */
+  readonly outcome: (MessageOutcomeData & { readonly status: FinalStatus }) | null;
+};
+
+export type MessageState =
+  | { readonly status: 'NONE' }
+  | { readonly status: 'REJECTED'; readonly reason: string; readonly at: string }
+  | Message;
+
+export const initialState = (): MessageState => ({ status: 'NONE' });
+
+export const isTerminal = (status: MessageState['status']): status is FinalStatus | 'REJECTED' =>
+  status === 'DELIVERED' || status === 'FAILED' || status === 'EXPIRED' || status === 'REJECTED';
+
+export const isMessage = (state: MessageState): state is Message =>
+  state.status !== 'NONE' && state.status !== 'REJECTED';
+
+const later = (a: string, b: string) => (Date.parse(b) > Date.parse(a) ? b : a);
+
+function settle(m: Message, status: FinalStatus, data: MessageOutcomeData): Message {
+  return {
+    ...m,
+    status,
+    outcome: { status, ...data },
+    claim: null,
+    updatedAt: later(m.updatedAt, data.at),
+    sequence: m.sequence + 1,
+  };
+}
+
+/** Folds one fact in. Never refuses; a terminal state absorbs everything after it. */
+export function evolve(state: MessageState, event: MessageEvent): MessageState {
+  if (state.status === 'NONE') {
+    if (event.type === 'MessageQueued') {
+      return {
+        ...event.data,
+        status: 'QUEUED',
+        updatedAt: event.data.createdAt,
+        sequence: 1,
+        claim: null,
+        retryAt: null,
+        deferrals: 0,
+        sentAt: null,
+        carrierMessageIds: [],
+        reports: [],
+        outcome: null,
+      };
+    }
+    if (event.type === 'MessageRejected') return { status: 'REJECTED', ...event.data };
+    return state;
+  }
+  if (!isMessage(state) || isTerminal(state.status)) return state;
+  const m = state;
+  switch (event.type) {
+    case 'MessageClaimed':
+      return { ...m, claim: event.data };
+    case 'MessageSubmitDeferred':
+      return { ...m, claim: null, retryAt: event.data.retryAt, deferrals: m.deferrals + 1 };
+    case 'MessageSent':
+      return {
+        ...m,
+        status: 'SENT',
+        claim: null,
+        retryAt: null,
+        sentAt: event.data.sentAt,
+        carrierMessageIds: event.data.carrierMessageIds,
+        updatedAt: later(m.updatedAt, event.data.sentAt),
+        sequence: m.sequence + 1,
+      };
+    case 'DeliveryReported':
+      return { ...m, reports: [...m.reports, event.data] };
+    case 'MessageDelivered':
+      return settle(m, 'DELIVERED', event.data);
+    case 'MessageFailed':
+      return settle(m, 'FAILED', event.data);
+    case 'MessageExpired':
+      return settle(m, 'EXPIRED', event.data);
+    default:
+      return m;
+  }
+}
+
+export const messageDecider: Decider<MessageState, MessageEvent> = { initialState, evolve };
+
+type Decision = Result<MessageEvent[], DomainError>;
+
+const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
+const plus = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
+
+/** Starts the stream. Idempotent: an already queued message records nothing again. */
+export function queue(state: MessageState, cmd: MessageQueuedData): Decision {
+  if (state.status === 'NONE') return ok([{ type: 'MessageQueued', data: cmd }]);
+  if (state.status === 'REJECTED')
+    return err(conflict('message_rejected', 'The message was rejected and cannot be queued'));
+  return ok([]);
+}
+
+/** Records that a message was never accepted; only on an empty stream, and then nothing follows. */
+export function reject(state: MessageState, cmd: { reason: string; now: Date }): Decision {
+  if (state.status === 'NONE')
+    return ok([{ type: 'MessageRejected', data: { reason: cmd.reason, at: cmd.now.toISOString() } }]);
+  if (state.status === 'REJECTED') return ok([]);
+  return err(conflict('message_exists', 'The message was already queued'));
+}
+
+/**
+ * A dispatcher takes the message before submitting it, so two processes never submit it twice.
+ * Refused unless QUEUED, within its validity, past any deferral, and not held by another
+ * dispatcher whose lease is still running. The holder may claim again to extend its lease.
+ */
+export function claim(
+  state: MessageState,
+  cmd: { dispatcherId: string; now: Date; leaseMs: number },
+): Decision {
+  if (!isMessage(state)) return err(notFound('message'));
+  if (state.status !== 'QUEUED')
+    return err(conflict('message_not_queued', `The message is already ${state.status}`));
+  const now = cmd.now.getTime();
+  if (now >= Date.parse(state.validUntil))
+    return err(conflict('message_validity_ended', 'The message is past its validity'));
+  if (state.retryAt && now < Date.parse(state.retryAt)) {
+    return err(conflict('submit_deferred', `The carrier asked to retry at ${state.retryAt}`));
+  }
+  const held = state.claim;
+  if (held && held.dispatcherId !== cmd.dispatcherId && now < Date.parse(held.leaseUntil)) {
+    return err(conflict('message_claimed', `Claimed by ${held.dispatcherId} until ${held.leaseUntil}`));
+  }
+  return ok([
+    {
+      type: 'MessageClaimed',
+      data: { dispatcherId: cmd.dispatcherId, leaseUntil: plus(cmd.now, cmd.leaseMs) },
+    },
+  ]);
+}
+
+/**
+ * What the carrier said to a submission. An acceptance is recorded whoever submitted (the SMS
+ * left; that is a fact). A rejection or a deferral counts only from the dispatcher holding the
+ * claim, else a stale dispatcher could release a claim another is submitting under.
+ * Once SENT or terminal, nothing more is recorded.
+ */
+export function recordSubmitResult(
+  state: MessageState,
+  cmd: { dispatcherId: string; result: SubmitResult; now: Date },
+): Decision {
+  if (!isMessage(state)) return err(notFound('message'));
+  if (state.status !== 'QUEUED') return ok([]);
+  const { result, now } = cmd;
+  if (result.outcome === 'accepted') {
+    return ok([
+      {
+        type: 'MessageSent',
+        data: { carrierMessageIds: [...result.carrierMessageIds], sentAt: now.toISOString() },
+      },
+    ]);
+  }
+  if (state.claim?.dispatcherId !== cmd.dispatcherId) {
+    return err(conflict('claim_lost', `${cmd.dispatcherId} does not hold the claim on this message`));
+  }
+  if (result.outcome === 'rejected') {
+    const data = {
+      errorCode: result.errorCode,
+      errorMessage: result.errorMessage,
+      carrierStatus: null,
+      at: now.toISOString(),
+    };
+    return ok([{ type: 'MessageFailed', data }]);
+  }
+  return ok([
+    { type: 'MessageSubmitDeferred', data: { reason: result.reason, retryAt: plus(now, result.afterMs) } },
+  ]);
+}
+
+export type ReceiptInput = Pick<
+  CarrierReceipt,
+  'carrierMessageIdCandidates' | 'status' | 'carrierStatus' | 'errorCode' | 'errorMessage' | 'reportedAt'
+>;
+
+function outcomeOf(
+  m: Message,
+  reports: readonly DeliveryReportedData[],
+  last: DeliveryReportedData,
+): MessageEvent {
+  const byPart = m.carrierMessageIds.map((id) => reports.find((r) => r.carrierMessageId === id));
+  const failed = byPart.find((r) => r?.status === 'FAILED');
+  const expired = byPart.find((r) => r?.status === 'EXPIRED');
+  const deciding = failed ?? expired ?? last;
+  const data: MessageOutcomeData = {
+    errorCode: deciding.errorCode,
+    errorMessage: deciding.errorMessage,
+    carrierStatus: deciding.carrierStatus,
+    at: last.reportedAt,
+  };
+  if (failed) return { type: 'MessageFailed', data };
+  if (expired) return { type: 'MessageExpired', data };
+  return { type: 'MessageDelivered', data: { ...data, errorCode: null, errorMessage: null } };
+}
+
+/**
+ * One part's receipt. A receipt is never refused, only ignored: when the message is not SENT
+ * (not yet: the carrier ids that identify its parts come with MessageSent, so a receipt racing
+ * ahead of it cannot be matched and the carrier or simulator must redeliver; or no longer: a
+ * terminal state never changes), when no candidate id is one of its parts, or when that part
+ * already has a receipt. The receipt completing the parts also records the terminal fact:
+ * FAILED if any part failed (with that part's error), else EXPIRED if any expired, else DELIVERED.
+ */
+export function recordReceipt(state: MessageState, receipt: ReceiptInput): Decision {
+  if (!isMessage(state) || state.status !== 'SENT') return ok([]);
+  const id = receipt.carrierMessageIdCandidates.find((c) => state.carrierMessageIds.includes(c));
+  if (id === undefined || state.reports.some((r) => r.carrierMessageId === id)) return ok([]);
+  const report: DeliveryReportedData = {
+    carrierMessageId: id,
+    status: receipt.status,
+    carrierStatus: receipt.carrierStatus,
+    errorCode: receipt.errorCode,
+    errorMessage: receipt.errorMessage,
+    reportedAt: receipt.reportedAt.toISOString(),
+  };
+  const events: MessageEvent[] = [{ type: 'DeliveryReported', data: report }];
+  const reports = [...state.reports, report];
+  const allKnown = state.carrierMessageIds.every((part) => reports.some((r) => r.carrierMessageId === part));
+  if (allKnown) events.push(outcomeOf(state, reports, report));
+  return ok(events);
+}
+
+/**
+ * Ends a message with no final outcome once its validity is over. Waits (records nothing) while a
+ * dispatcher's live lease may have a submission in flight; a terminal message is left alone.
+ */
+export function expire(state: MessageState, now: Date): Decision {
+  if (!isMessage(state) || isTerminal(state.status)) return ok([]);
+  const t = now.getTime();
+  if (t < Date.parse(state.validUntil)) return ok([]);
+  if (state.status === 'QUEUED' && state.claim && t < Date.parse(state.claim.leaseUntil)) return ok([]);
+  const errorMessage =
+    state.status === 'QUEUED'
+      ? 'Not sent within the validity period'
+      : 'No delivery report within the validity period';
+  return ok([
+    {
+      type: 'MessageExpired',
+      data: { errorCode: null, errorMessage, carrierStatus: null, at: now.toISOString() },
+    },
+  ]);
+}

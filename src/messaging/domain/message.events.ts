@@ -1,0 +1,81 @@
+import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
+import type { MessageType } from './message-input';
+
+/** Stream of one message aggregate. */
+export const messageStream = (messageId: string) => `message-${messageId}`;
+
+// Event data are type aliases (not interfaces) so they stay assignable to plain JSON records.
+// Every time is an ISO-8601 UTC string.
+
+export type MessageQueuedData = {
+  readonly messageId: string;
+  readonly walletId: string;
+  readonly accountId: string;
+  readonly environment: Environment;
+  readonly to: string;
+  readonly senderId: string;
+  readonly body: string;
+  readonly type: MessageType;
+  readonly carrier: string;
+  readonly encoding: Encoding;
+  readonly segments: number;
+  readonly credits: number;
+  readonly validUntil: string;
+  readonly createdAt: string;
+  readonly idempotencyKey: string | null;
+};
+
+/** A dispatcher holds the message until `leaseUntil`, so two processes never submit it twice. */
+export type MessageClaimedData = { readonly dispatcherId: string; readonly leaseUntil: string };
+
+/** The carrier took it: one id per part, in part order. */
+export type MessageSentData = { readonly carrierMessageIds: readonly string[]; readonly sentAt: string };
+
+/** The carrier said "not now": the claim is released and the next try waits for `retryAt`. */
+export type MessageSubmitDeferredData = { readonly reason: string; readonly retryAt: string };
+
+/** One part's delivery receipt. */
+export type DeliveryReportedData = {
+  readonly carrierMessageId: string;
+  readonly status: FinalStatus;
+  readonly carrierStatus: string;
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+  readonly reportedAt: string;
+};
+
+/** The terminal facts: DELIVERED, FAILED or EXPIRED. Nothing follows them. */
+export type MessageOutcomeData = {
+  readonly errorCode: string | null;
+  readonly errorMessage: string | null;
+  readonly carrierStatus: string | null;
+  readonly at: string;
+};
+
+/** Never accepted (e.g. crash recovery found a reservation without a message). Nothing follows it. */
+export type MessageRejectedData = { readonly reason: string; readonly at: string };
+
+export type MessageEvent =
+  | { readonly type: 'MessageQueued'; readonly data: MessageQueuedData }
+  | { readonly type: 'MessageClaimed'; readonly data: MessageClaimedData }
+  | { readonly type: 'MessageSent'; readonly data: MessageSentData }
+  | { readonly type: 'MessageSubmitDeferred'; readonly data: MessageSubmitDeferredData }
+  | { readonly type: 'DeliveryReported'; readonly data: DeliveryReportedData }
+  | { readonly type: 'MessageDelivered'; readonly data: MessageOutcomeData }
+  | { readonly type: 'MessageFailed'; readonly data: MessageOutcomeData }
+  | { readonly type: 'MessageExpired'; readonly data: MessageOutcomeData }
+  | { readonly type: 'MessageRejected'; readonly data: MessageRejectedData };
+
+export type MessageEventType = MessageEvent['type'];
+
+export const MESSAGE_EVENT_TYPES: readonly MessageEventType[] = [
+  'MessageQueued',
+  'MessageClaimed',
+  'MessageSent',
+  'MessageSubmitDeferred',
+  'DeliveryReported',
+  'MessageDelivered',
+  'MessageFailed',
+  'MessageExpired',
+  'MessageRejected',
+];

@@ -1,0 +1,40 @@
+import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig, loadConfig } from '../config/app-config';
+import { CLOCK, systemClock } from './clock';
+import { AggregateStore } from './event-store/aggregate-store';
+import { createEventStore } from './event-store/create-event-store';
+import { EVENT_STORE, EventStore } from './event-store/event-store.port';
+import { HealthController } from './http/health.controller';
+import { RateLimiter } from './http/rate-limiter';
+import { ProjectionsService } from './projections/projections.service';
+import { createReadStore } from './read-store/create-read-store';
+import { READ_STORE, ReadStore } from './read-store/read-store.port';
+
+/** The infrastructure every context shares: configuration, clock, stores and projections. */
+@Global()
+@Module({
+  controllers: [HealthController],
+  providers: [
+    { provide: APP_CONFIG, useFactory: () => loadConfig() },
+    { provide: CLOCK, useValue: systemClock },
+    { provide: EVENT_STORE, useFactory: createEventStore, inject: [APP_CONFIG] },
+    { provide: READ_STORE, useFactory: createReadStore, inject: [APP_CONFIG] },
+    { provide: AggregateStore, useFactory: (events: EventStore) => new AggregateStore(events), inject: [EVENT_STORE] },
+    ProjectionsService,
+    RateLimiter,
+  ],
+  exports: [APP_CONFIG, CLOCK, EVENT_STORE, READ_STORE, AggregateStore, ProjectionsService, RateLimiter],
+})
+export class CoreModule implements OnApplicationShutdown {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(APP_CONFIG) readonly config: AppConfig,
+  ) {}
+
+  /** Runs after every other module's shutdown hook (Nest shuts down in reverse order), closing the files last. */
+  async onApplicationShutdown(): Promise<void> {
+    await this.events.close();
+    await this.reads.close();
+  }
+}

@@ -1,0 +1,32 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { DomainError } from '../domain-error';
+import { DomainErrorWithHeaders } from './error-body';
+import { TokenBuckets } from './token-bucket';
+
+/** API.md's limits: per API key, and per client address on the endpoints without a key. */
+@Injectable()
+export class RateLimiter {
+  private readonly perKey: TokenBuckets;
+  private readonly perAddress: TokenBuckets;
+
+  constructor(@Inject(APP_CONFIG) config: AppConfig) {
+    this.perKey = new TokenBuckets(config.rateLimits.perKey);
+    this.perAddress = new TokenBuckets(config.rateLimits.perAddress);
+  }
+
+  consumeForKey(keyId: string): void {
+    refuseIfLimited(this.perKey.take(keyId), 'Too many requests for this API key');
+  }
+
+  consumeForAddress(address: string): void {
+    refuseIfLimited(this.perAddress.take(address), 'Too many requests from this address');
+  }
+}
+
+function refuseIfLimited(retryAfterSeconds: number, message: string): void {
+  if (retryAfterSeconds === 0) return;
+  throw new DomainErrorWithHeaders(new DomainError('rate_limit', 'rate_limited', `${message}; retry after ${retryAfterSeconds} s`), {
+    'retry-after': String(retryAfterSeconds),
+  });
+}

@@ -1,0 +1,46 @@
+/** Tokens refill continuously at `perSecond` up to `burst`; a request takes one. */
+export interface BucketLimit {
+  readonly perSecond: number;
+  readonly burst: number;
+}
+
+interface Bucket {
+  tokens: number;
+  updatedAt: number;
+}
+
+/**
+ * Token buckets by name, in this process. One map lookup and a little arithmetic per request,
+ * so it stays cheap on the hot path; idle buckets are forgotten once full again.
+ */
+export class TokenBuckets {
+  private readonly buckets = new Map<string, Bucket>();
+  private lastSweep = 0;
+
+  constructor(
+    private readonly limit: BucketLimit,
+    private readonly now: () => number = () => performance.now(),
+  ) {}
+
+  /** Takes a token; returns 0 when allowed, else the seconds until one is available. */
+  take(name: string): number {
+    const now = this.now();
+    this.sweep(now);
+    const bucket = this.buckets.get(name) ?? { tokens: this.limit.burst, updatedAt: now };
+    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.limit.perSecond);
+    bucket.updatedAt = now;
+    this.buckets.set(name, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return 0;
+    }
+    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < 60_000) return;
+    this.lastSweep = now;
+    const refillMs = (this.limit.burst / this.limit.perSecond) * 1000;
+    for (const [name, bucket] of this.buckets) if (now - bucket.updatedAt > refillMs) this.buckets.delete(name);
+  }
+}

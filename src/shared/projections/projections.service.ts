@@ -1,0 +1,67 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { READ_STORE, ReadStore } from '../read-store/read-store.port';
+import type { Projection } from './projection';
+import { ProjectionRunner } from './projection-runner';
+
+/**
+ * Collects the projections every context registers while the modules initialise, and runs
+ * them once the application has booted. Commands wait here to read their own writes.
+ */
+@Injectable()
+export class ProjectionsService implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('projections');
+  private readonly registered: Projection[] = [];
+  private runner: ProjectionRunner | null = null;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly store: ReadStore,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  register(...projections: Projection[]): void {
+    if (this.runner) throw new Error('Projections must be registered before the application boots');
+    this.registered.push(...projections);
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.runner = this.createRunner();
+    await this.runner.start();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await this.runner?.stop();
+  }
+
+  /** Resolves once the read models reflect the log up to `position` (see ProjectionRunner.waitFor). */
+  async waitFor(position: bigint | null, names: readonly string[] | null = null): Promise<void> {
+    if (position === null) return;
+    if (!this.runner) throw new Error('Projections are not running yet');
+    await this.runner.waitFor(position, names);
+  }
+
+  /** Waits until the read models have seen everything appended so far, by any process. */
+  async catchUp(names: readonly string[] | null = null): Promise<void> {
+    await this.waitFor(await this.events.headPosition(), names);
+  }
+
+  /** Rebuilds every read model from position zero (the runner in this process, or a fresh one). */
+  async rebuild(): Promise<void> {
+    await (this.runner ?? this.createRunner()).rebuild();
+  }
+
+  projections(): readonly Projection[] {
+    return this.registered;
+  }
+
+  private createRunner(): ProjectionRunner {
+    const selected = this.config.runProcessManagers
+      ? this.registered
+      : this.registered.filter((p) => p.kind !== 'process-manager');
+    return new ProjectionRunner(this.events, this.store, selected, {
+      log: (message, error) => this.logger.error(message, (error as Error)?.stack),
+    });
+  }
+}

@@ -1,0 +1,141 @@
+import type { DomainError } from '../../shared/domain-error';
+import { ConcurrencyError, EventStore } from '../../shared/event-store/event-store.port';
+import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { ok, Result } from '../../shared/result';
+import { evolve, Wallet, walletDecider, walletSnapshots } from '../domain/wallet.decider';
+import { walletStream, WalletEvent } from '../domain/wallet.events';
+
+/** A command decided against the wallet as it stands when its turn comes. */
+export type WalletDecision = (wallet: Wallet) => Result<WalletEvent[], DomainError>;
+
+export interface WalletOutcome {
+  readonly events: readonly WalletEvent[];
+  /** The wallet right after this command. */
+  readonly wallet: Wallet;
+  /** Global position of the append that recorded the events; null when nothing was recorded. */
+  readonly position: bigint | null;
+}
+
+interface Pending {
+  readonly decide: WalletDecision;
+  readonly resolve: (result: Result<WalletOutcome, DomainError>) => void;
+  readonly reject: (error: unknown) => void;
+}
+
+interface Cached {
+  state: Wallet;
+  revision: bigint;
+}
+
+const MAX_BATCH = 256;
+const MAX_CACHED_WALLETS = 10_000;
+
+/**
+ * Serialises every command on one wallet inside this process and records the commands that
+ * queued up meanwhile in one append: a hot wallet takes hundreds of reservations a second
+ * without conflicts. Another process writing the same wallet (a second instance, the CLI)
+ * shows up as a newer revision or a ConcurrencyError, and the batch is decided again on the
+ * fresh state, so expected revisions keep every process honest.
+ */
+export class WalletCommandQueue {
+  private readonly queues = new Map<string, Pending[]>();
+  private readonly cache = new Map<string, Cached>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly aggregates: AggregateStore,
+  ) {}
+
+  execute(walletId: string, decide: WalletDecision): Promise<Result<WalletOutcome, DomainError>> {
+    return new Promise((resolve, reject) => {
+      const queue = this.queues.get(walletId);
+      if (queue) {
+        queue.push({ decide, resolve, reject });
+        return;
+      }
+      this.queues.set(walletId, [{ decide, resolve, reject }]);
+      void this.drain(walletId);
+    });
+  }
+
+  /** Drops the cached state, e.g. after a test rewrote the store underneath. */
+  forget(walletId?: string): void {
+    if (walletId) this.cache.delete(walletId);
+    else this.cache.clear();
+  }
+
+  private async drain(walletId: string): Promise<void> {
+    const queue = this.queues.get(walletId)!;
+    while (queue.length > 0) {
+      const batch = queue.splice(0, MAX_BATCH);
+      try {
+        await this.runBatch(walletId, batch);
+      } catch (error) {
+        this.cache.delete(walletId);
+        for (const pending of batch) pending.reject(error);
+      }
+    }
+    this.queues.delete(walletId);
+  }
+
+  private async runBatch(walletId: string, batch: Pending[]): Promise<void> {
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.current(walletId);
+      let state = current.state;
+      const outcomes: { result: Result<WalletOutcome, DomainError>; recorded: boolean }[] = [];
+      const recorded: WalletEvent[] = [];
+      for (const pending of batch) {
+        const decision = pending.decide(state);
+        if (!decision.ok) {
+          outcomes.push({ result: decision, recorded: false });
+          continue;
+        }
+        for (const event of decision.value) state = evolve(state, event);
+        recorded.push(...decision.value);
+        outcomes.push({ result: ok({ events: decision.value, wallet: state, position: null }), recorded: decision.value.length > 0 });
+      }
+      if (recorded.length === 0) {
+        batch.forEach((pending, i) => pending.resolve(outcomes[i].result));
+        return;
+      }
+      try {
+        const stream = walletStream(walletId);
+        const expected = current.revision < 0n ? 'no_stream' : current.revision;
+        const appended = await this.events.append(stream, recorded, expected);
+        this.remember(walletId, { state, revision: appended.nextExpectedRevision });
+        await this.aggregates.maybeSnapshot(stream, state, current.revision, appended.nextExpectedRevision, walletSnapshots);
+        batch.forEach((pending, i) => {
+          const { result, recorded: wrote } = outcomes[i];
+          pending.resolve(result.ok && wrote ? ok({ ...result.value, position: appended.position }) : result);
+        });
+        return;
+      } catch (error) {
+        this.cache.delete(walletId);
+        if (!(error instanceof ConcurrencyError) || attempt >= 20) throw error;
+      }
+    }
+  }
+
+  /**
+   * The wallet as the store has it now. The cached state is used only when the stream's
+   * newest revision still matches, so a refusal is never decided on stale credit.
+   */
+  private async current(walletId: string): Promise<Cached> {
+    const stream = walletStream(walletId);
+    const cached = this.cache.get(walletId);
+    if (cached) {
+      const [newest] = await this.events.readStream(stream, { direction: 'backwards', limit: 1 });
+      if (newest && newest.revision === cached.revision) return cached;
+    }
+    const loaded = await this.aggregates.load(stream, walletDecider, walletSnapshots);
+    const fresh = { state: loaded.state, revision: loaded.revision };
+    if (loaded.revision >= 0n) this.remember(walletId, fresh);
+    return fresh;
+  }
+
+  private remember(walletId: string, entry: Cached): void {
+    this.cache.delete(walletId);
+    this.cache.set(walletId, entry);
+    if (this.cache.size > MAX_CACHED_WALLETS) this.cache.delete(this.cache.keys().next().value as string);
+  }
+}

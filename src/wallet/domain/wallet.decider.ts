@@ -1,0 +1,154 @@
+import { Decider } from '../../shared/decider';
+import { DomainError } from '../../shared/domain-error';
+import { err, ok, Result } from '../../shared/result';
+import type { CreditSource, Environment, WalletEvent } from './wallet.events';
+
+export interface Wallet {
+  readonly walletId: string | null;
+  readonly accountId: string | null;
+  readonly environment: Environment | null;
+  /** Credits added minus credits captured. */
+  readonly balance: number;
+  /** Open reservations by message id. */
+  readonly reserved: ReadonlyMap<string, number>;
+  readonly reservedTotal: number;
+  readonly captured: number;
+  /** Every source id credited so far: a checkout credits its wallet once, whatever repeats. */
+  readonly sources: ReadonlySet<string>;
+}
+
+export const initialState = (): Wallet => ({
+  walletId: null,
+  accountId: null,
+  environment: null,
+  balance: 0,
+  reserved: new Map(),
+  reservedTotal: 0,
+  captured: 0,
+  sources: new Set(),
+});
+
+/** What can still be sent: balance minus open reservations. */
+export const smsLeft = (w: Wallet): number => w.balance - w.reservedTotal;
+
+/** `evolve` never refuses: history is history. It mutates nothing it was given. */
+export function evolve(w: Wallet, e: WalletEvent): Wallet {
+  switch (e.type) {
+    case 'WalletOpened':
+      return { ...w, walletId: e.data.walletId, accountId: e.data.accountId, environment: e.data.environment };
+    case 'CreditsAdded':
+      return { ...w, balance: w.balance + e.data.sms, sources: new Set(w.sources).add(e.data.sourceId) };
+    case 'CreditsReserved':
+      return {
+        ...w,
+        reserved: new Map(w.reserved).set(e.data.messageId, e.data.sms),
+        reservedTotal: w.reservedTotal + e.data.sms,
+      };
+    case 'ReservationCaptured':
+      return { ...settle(w, e.data.messageId, e.data.sms), balance: w.balance - e.data.sms, captured: w.captured + e.data.sms };
+    case 'ReservationReleased':
+      return settle(w, e.data.messageId, e.data.sms);
+    default:
+      return w;
+  }
+}
+
+function settle(w: Wallet, messageId: string, sms: number): Wallet {
+  const reserved = new Map(w.reserved);
+  reserved.delete(messageId);
+  return { ...w, reserved, reservedTotal: w.reservedTotal - sms };
+}
+
+export const walletDecider: Decider<Wallet, WalletEvent> = { initialState, evolve };
+
+export class InsufficientCredit extends DomainError {
+  constructor(
+    readonly available: number,
+    readonly requested: number,
+  ) {
+    super(
+      'insufficient_credit',
+      'insufficient_credit',
+      `This message needs ${requested} credit${requested === 1 ? '' : 's'} but the wallet has ${available} left`,
+    );
+  }
+}
+
+const walletMissing = () => new DomainError('not_found', 'wallet_not_found', 'No such wallet');
+const badAmount = (param: string) =>
+  new DomainError('invalid_request', 'invalid_amount', `${param} must be a positive whole number of credits`, param);
+
+type Decision = Result<WalletEvent[], DomainError>;
+
+export function open(
+  w: Wallet,
+  cmd: { walletId: string; accountId: string; environment: Environment; initialCredits: number; now: Date },
+): Decision {
+  if (w.walletId !== null) return ok([]); // already open: opening is idempotent
+  const events: WalletEvent[] = [
+    {
+      type: 'WalletOpened',
+      data: { walletId: cmd.walletId, accountId: cmd.accountId, environment: cmd.environment, openedAt: cmd.now.toISOString() },
+    },
+  ];
+  if (cmd.initialCredits > 0) {
+    events.push({
+      type: 'CreditsAdded',
+      data: {
+        sourceId: `${cmd.walletId}:opening`,
+        source: 'test_grant',
+        sms: cmd.initialCredits,
+        reason: 'Free test credits on opening',
+        addedAt: cmd.now.toISOString(),
+      },
+    });
+  }
+  return ok(events);
+}
+
+export function addCredits(
+  w: Wallet,
+  cmd: { sourceId: string; source: CreditSource; sms: number; reason: string; now: Date },
+): Decision {
+  if (w.walletId === null) return err(walletMissing());
+  if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0) return err(badAmount('sms'));
+  if (w.sources.has(cmd.sourceId)) return ok([]); // this source already credited: never twice
+  return ok([
+    {
+      type: 'CreditsAdded',
+      data: { sourceId: cmd.sourceId, source: cmd.source, sms: cmd.sms, reason: cmd.reason, addedAt: cmd.now.toISOString() },
+    },
+  ]);
+}
+
+export function reserve(w: Wallet, cmd: { messageId: string; sms: number; now: Date }): Decision {
+  if (w.walletId === null) return err(walletMissing());
+  if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0) return err(badAmount('sms'));
+  if (w.reserved.has(cmd.messageId)) return ok([]); // already reserved for this message
+  if (smsLeft(w) < cmd.sms) return err(new InsufficientCredit(smsLeft(w), cmd.sms));
+  return ok([{ type: 'CreditsReserved', data: { messageId: cmd.messageId, sms: cmd.sms, reservedAt: cmd.now.toISOString() } }]);
+}
+
+/** Settles a reservation as spent. Unknown or already settled: nothing happens, never a double count. */
+export function capture(w: Wallet, cmd: { messageId: string }): Decision {
+  const sms = w.reserved.get(cmd.messageId);
+  if (sms === undefined) return ok([]);
+  return ok([{ type: 'ReservationCaptured', data: { messageId: cmd.messageId, sms } }]);
+}
+
+/** Gives a reservation back to `sms_left`. Unknown or already settled: nothing happens. */
+export function release(w: Wallet, cmd: { messageId: string; reason: string }): Decision {
+  const sms = w.reserved.get(cmd.messageId);
+  if (sms === undefined) return ok([]);
+  return ok([{ type: 'ReservationReleased', data: { messageId: cmd.messageId, sms, reason: cmd.reason } }]);
+}
+
+/** Snapshots keep loading a wallet independent of its history length. */
+export const walletSnapshots = {
+  every: 500,
+  encode: (w: Wallet) => ({ ...w, reserved: [...w.reserved], sources: [...w.sources] }),
+  decode: (data: unknown): Wallet => {
+    const raw = data as Omit<Wallet, 'reserved' | 'sources'> & { reserved: [string, number][]; sources: string[] };
+    return { ...raw, reserved: new Map(raw.reserved), sources: new Set(raw.sources) };
+  },
+};

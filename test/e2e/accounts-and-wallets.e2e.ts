@@ -1,0 +1,106 @@
+import { AccountsService } from '../../src/accounts/application/accounts.service';
+import { WalletService } from '../../src/wallet/application/wallet.service';
+import { smsLeft } from '../../src/wallet/domain/wallet.decider';
+import { createMerchant, Merchant } from '../support/merchant';
+import { expectError, startTestApp, TestApp } from '../support/test-app';
+
+describe('Accounts, API keys and wallets', () => {
+  let t: TestApp;
+  let merchant: Merchant;
+  beforeAll(async () => {
+    t = await startTestApp();
+    merchant = await createMerchant(t);
+  });
+  afterAll(() => t.close());
+
+  describe('the Bearer guard answers 401 in the error shape', () => {
+    it.each([
+      ['missing', undefined],
+      ['malformed', 'Basic abc'],
+      ['not a key', 'Bearer hello'],
+      ['unknown', `Bearer sms_test_${'x'.repeat(40)}`],
+    ])('%s key', async (_case, authorization) => {
+      const response = await t.request('GET', '/v1/billing', { headers: authorization ? { authorization } : {} });
+      expect(expectError(response, 401, 'invalid_api_key').type).toBe('authentication_error');
+    });
+
+    it('a revoked key stops working on the next request; a new one works at once', async () => {
+      const accounts = t.app.get(AccountsService);
+      const minted = await accounts.mintKey(merchant.accountId, 'TEST', 'short-lived');
+      expect(minted.key).toMatch(/^sms_test_[0-9A-Za-z]{40}$/);
+      expect((await t.request('GET', '/v1/billing', { key: minted.key })).status).toBe(200);
+      await accounts.revokeKey(merchant.accountId, minted.id);
+      expectError(await t.request('GET', '/v1/billing', { key: minted.key }), 401, 'invalid_api_key');
+    });
+
+    it('lists keys without their secrets', async () => {
+      const keys = await t.app.get(AccountsService).listKeys(merchant.accountId);
+      expect(keys.length).toBeGreaterThanOrEqual(2);
+      expect(JSON.stringify(keys)).not.toContain(merchant.testKey);
+    });
+  });
+
+  it('refuses a second account with the same email, even when sign-ups race', async () => {
+    const accounts = t.app.get(AccountsService);
+    const results = await Promise.allSettled(
+      Array.from({ length: 5 }, () => accounts.register('Race@Example.com', 'correct horse battery')),
+    );
+    expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
+    for (const r of results.filter((r) => r.status === 'rejected')) {
+      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'email_taken' });
+    }
+  });
+
+  it('opens a TEST wallet with 100 credits and an empty LIVE wallet; each key sees only its own', async () => {
+    const test = await t.request('GET', '/v1/billing', { key: merchant.testKey });
+    expect(test.body).toMatchObject({ object: 'billing', environment: 'TEST', sms_left: 100 });
+    expect(test.body.packages[0]).toEqual({ object: 'package', id: 'pkg_starter', name: 'Starter', amount: 5000, currency: 'GHS', sms: 1000 });
+    const live = await t.request('GET', '/v1/billing', { key: merchant.liveKey });
+    expect(live.body).toMatchObject({ environment: 'LIVE', sms_left: 0 });
+    const other = await createMerchant(t);
+    const events = await t.request('GET', '/v1/wallet/events', { key: other.testKey });
+    expect(events.body.data[0].data.walletId).toBe(other.wallets.TEST);
+  });
+
+  it('400 concurrent reservations on a 100-credit wallet succeed exactly 100 times and leave 0', async () => {
+    const m = await createMerchant(t);
+    const wallets = t.app.get(WalletService);
+    const results = await Promise.all(Array.from({ length: 400 }, (_, i) => wallets.reserve(m.wallets.TEST, `msg_race${i}`, 1)));
+    expect(results.filter((r) => r.ok)).toHaveLength(100);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error.code === 'insufficient_credit')).toBe(true);
+    const billing = await t.request('GET', '/v1/billing', { key: m.testKey });
+    expect(billing.body.sms_left).toBe(0);
+  });
+
+  it('wallet events are contiguous from revision 0 and replaying them gives sms_left', async () => {
+    const m = await createMerchant(t);
+    const wallets = t.app.get(WalletService);
+    await wallets.reserve(m.wallets.TEST, 'msg_a', 3);
+    await wallets.reserve(m.wallets.TEST, 'msg_b', 2);
+    await wallets.capture(m.wallets.TEST, 'msg_a');
+    await wallets.release(m.wallets.TEST, 'msg_b', 'failed');
+    await wallets.capture(m.wallets.TEST, 'msg_a'); // settled already: nothing happens
+    const first = await t.request('GET', '/v1/wallet/events?limit=2', { key: m.testKey });
+    expect(first.body).toMatchObject({ object: 'list', has_more: true });
+    const rest = await t.request('GET', `/v1/wallet/events?after=${first.body.data[1].revision}`, { key: m.testKey });
+    const all = [...first.body.data, ...rest.body.data];
+    expect(all.map((e: { revision: number }) => e.revision)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(all.map((e: { type: string }) => e.type)).toEqual([
+      'WalletOpened',
+      'CreditsAdded',
+      'CreditsReserved',
+      'CreditsReserved',
+      'ReservationCaptured',
+      'ReservationReleased',
+    ]);
+    const replayed = await wallets.replay(m.wallets.TEST);
+    const billing = await t.request('GET', '/v1/billing', { key: m.testKey });
+    expect(smsLeft(replayed!.wallet)).toBe(97);
+    expect(billing.body.sms_left).toBe(97);
+  });
+
+  it('rejects bad paging parameters in the error shape', async () => {
+    expectError(await t.request('GET', '/v1/wallet/events?limit=0', { key: merchant.testKey }), 400, 'invalid_limit');
+    expectError(await t.request('GET', '/v1/wallet/events?after=-1', { key: merchant.testKey }), 400, 'parameter_invalid');
+  });
+});

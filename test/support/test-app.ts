@@ -1,0 +1,117 @@
+import { Test, TestingModuleBuilder } from '@nestjs/testing';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { AppModule } from '../../src/app.module';
+import { configureApp, createFastifyAdapter } from '../../src/app.setup';
+import { APP_CONFIG, AppConfig, loadConfig } from '../../src/config/app-config';
+
+export interface TestApp {
+  readonly app: NestFastifyApplication;
+  readonly baseUrl: string;
+  readonly dataDir: string;
+  readonly config: AppConfig;
+  /** A JSON request to the running app; the body is parsed when it is JSON. */
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+export interface RequestOptions {
+  readonly key?: string;
+  readonly body?: unknown;
+  readonly headers?: Record<string, string>;
+}
+
+export interface TestResponse {
+  readonly status: number;
+  readonly headers: Headers;
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  readonly body: any;
+  readonly text: string;
+}
+
+export interface TestAppOptions {
+  /** Environment variables on top of the process's, e.g. TEST_DLR_DELAY_MS. */
+  readonly env?: Record<string, string>;
+  /** Reuse a data directory (to restart on the same store). */
+  readonly dataDir?: string;
+  /** Swap providers before the app compiles (overrideProvider…). */
+  readonly override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
+  /** Keep the data directory after close, for a restart. */
+  readonly keepData?: boolean;
+}
+
+/** The whole service on a fresh embedded store in a temp directory, listening on 127.0.0.1. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sms-wallet-test-'));
+  const config = loadConfig({ LOG_LEVEL: 'error', ...process.env, ...options.env, DATA_DIR: dataDir, PORT: '0' });
+  let builder = Test.createTestingModule({ imports: [AppModule] }).overrideProvider(APP_CONFIG).useValue(config);
+  if (options.override) builder = options.override(builder);
+  const moduleRef = await builder.compile();
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), {
+    rawBody: true,
+    logger: ['error'],
+  });
+  await configureApp(app);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+
+  return {
+    app,
+    baseUrl,
+    dataDir,
+    config,
+    request: (method, path, requestOptions = {}) => request(baseUrl, method, path, requestOptions),
+    close: async () => {
+      await app.close();
+      if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+  const headers: Record<string, string> = { ...options.headers };
+  if (options.key) headers.authorization = `Bearer ${options.key}`;
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+    headers['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+  const text = await response.text();
+  let parsed: unknown = text;
+  try {
+    parsed = text ? JSON.parse(text) : null;
+  } catch {
+    /* not JSON: keep the text */
+  }
+  return { status: response.status, headers: response.headers, body: parsed, text };
+}
+
+/** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  let last: unknown;
+  for (;;) {
+    try {
+      const value = await check();
+      if (value !== undefined) return value;
+    } catch (error) {
+      last = error;
+    }
+    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/** Asserts API.md's error shape and returns the error object. */
+export function expectError(response: TestResponse, status: number, code?: string) {
+  expect({ status: response.status, body: response.body }).toMatchObject({
+    status,
+    body: { error: { type: expect.any(String), code: code ?? expect.any(String), message: expect.any(String), request_id: expect.stringMatching(/^req_/) } },
+  });
+  expect(response.headers.get('x-request-id')).toBe(response.body.error.request_id);
+  return response.body.error;
+}
