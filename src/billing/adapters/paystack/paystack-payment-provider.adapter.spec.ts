@@ -153,10 +153,12 @@ describe('PaystackPaymentProvider', () => {
       expect(verified.reason).toContain('Declined');
     });
 
-    it('maps abandoned to failed and ongoing to pending', async () => {
+    it('maps abandoned (initialized, not paid yet) and ongoing to pending', async () => {
       fake.addTransaction({ reference: 'pay_ab_1', amount: 5000 });
       fake.behaviour = 'verify-abandoned';
-      expect((await provider.verifyPayment('pay_ab_1')).status).toBe('failed');
+      const abandoned = await provider.verifyPayment('pay_ab_1');
+      expect(abandoned.status).toBe('pending');
+      expect(abandoned.reason).toBeNull();
       fake.behaviour = 'verify-pending';
       const pending = await provider.verifyPayment('pay_ab_1');
       expect(pending.status).toBe('pending');
@@ -355,7 +357,7 @@ describe('mapPaystackStatus', () => {
     ['success', 'succeeded'],
     ['failed', 'failed'],
     ['reversed', 'failed'],
-    ['abandoned', 'failed'],
+    ['abandoned', 'pending'],
     ['ongoing', 'pending'],
     ['pending', 'pending'],
     ['processing', 'pending'],

@@ -37,14 +37,18 @@ export class PaystackRequestError extends Error {
   }
 }
 
-/** Paystack transaction statuses that are final and not a success (`reversed` = paid then refunded). */
-const FAILED_STATUSES: ReadonlySet<string> = new Set(['failed', 'reversed', 'abandoned']);
+/**
+ * Paystack transaction statuses that are final and not a success (`reversed` = paid then refunded).
+ * `abandoned` is NOT here: Paystack reports it for a transaction that was initialized but not paid
+ * yet (the shopper may still come back and pay), so it maps to `pending`.
+ */
+const FAILED_STATUSES: ReadonlySet<string> = new Set(['failed', 'reversed']);
 
 /** Maps Paystack's `data.status` of GET /transaction/verify onto the port's status. */
 export function mapPaystackStatus(status: string): PaymentStatus {
   if (status === 'success') return 'succeeded';
   if (FAILED_STATUSES.has(status)) return 'failed';
-  return 'pending'; // ongoing, pending, processing, queued, send_otp, …: ask again later
+  return 'pending'; // abandoned, ongoing, pending, processing, queued, send_otp, …: ask again later
 }
 
 /**
