@@ -1,0 +1,65 @@
+import type { DomainEvent } from '../../shared/decider';
+
+export type CheckoutEnvironment = 'TEST' | 'LIVE';
+/** Which payment provider takes the money: the built-in test provider or Paystack. */
+export type CheckoutProvider = 'test' | 'paystack';
+
+export type CheckoutStarted = DomainEvent<
+  'CheckoutStarted',
+  {
+    checkoutId: string;
+    walletId: string;
+    accountId: string;
+    environment: CheckoutEnvironment;
+    packageId: string;
+    /** Integer minor units (pesewas for GHS). */
+    amount: number;
+    currency: string;
+    /** Credits the package adds once paid. */
+    sms: number;
+    successUrl: string;
+    cancelUrl: string | null;
+    provider: CheckoutProvider;
+    /** The provider's transaction reference: one per checkout, so the provider refuses a second payment. */
+    reference: string;
+    expiresAt: string;
+    createdAt: string;
+  }
+>;
+
+/** The shopper was handed to the provider (LIVE): reloads reuse the same payment page. */
+export type PaymentStarted = DomainEvent<
+  'PaymentStarted',
+  { reference: string; provider: CheckoutProvider; redirectUrl: string; startedAt: string }
+>;
+
+/** The provider confirmed, server to server, that exactly the asked amount was paid. Credits follow. */
+export type PaymentConfirmed = DomainEvent<
+  'PaymentConfirmed',
+  { reference: string; amount: number; currency: string; provider: CheckoutProvider; confirmedAt: string }
+>;
+
+/** The credits are on the wallet: only now is the checkout `succeeded`. */
+export type CheckoutSucceeded = DomainEvent<'CheckoutSucceeded', { sms: number; succeededAt: string }>;
+export type CheckoutFailed = DomainEvent<'CheckoutFailed', { reason: string; failedAt: string }>;
+export type CheckoutExpired = DomainEvent<'CheckoutExpired', { expiredAt: string }>;
+
+export type CheckoutEvent =
+  | CheckoutStarted
+  | PaymentStarted
+  | PaymentConfirmed
+  | CheckoutSucceeded
+  | CheckoutFailed
+  | CheckoutExpired;
+
+export const CHECKOUT_EVENT_TYPES: readonly CheckoutEvent['type'][] = [
+  'CheckoutStarted',
+  'PaymentStarted',
+  'PaymentConfirmed',
+  'CheckoutSucceeded',
+  'CheckoutFailed',
+  'CheckoutExpired',
+];
+
+export const CHECKOUT_STREAM_PREFIX = 'checkout-';
+export const checkoutStream = (checkoutId: string) => `${CHECKOUT_STREAM_PREFIX}${checkoutId}`;
