@@ -4,7 +4,14 @@ import { DeliverSmView, parseDeliveryReceipt, parseReceiptText } from './deliver
 const at = new Date('2026-01-01T00:00:00Z');
 
 function view(overrides: Partial<DeliverSmView>): DeliverSmView {
-  return { esmClass: 0x04, text: null, receiptedMessageId: null, messageState: null, networkErrorCode: null, ...overrides };
+  return {
+    esmClass: 0x04,
+    text: null,
+    receiptedMessageId: null,
+    messageState: null,
+    networkErrorCode: null,
+    ...overrides,
+  };
 }
 
 const text = (id: string, stat: string, err = '000'): string =>
@@ -58,12 +65,17 @@ describe('parseDeliveryReceipt', () => {
       'AT',
       at,
     );
-    expect(result).toMatchObject({ kind: 'receipt', receipt: { status: 'FAILED', errorMessage: 'Carrier reported REJECTD (err:3/11)' } });
+    expect(result).toMatchObject({
+      kind: 'receipt',
+      receipt: { status: 'FAILED', errorMessage: 'Carrier reported REJECTD (err:3/11)' },
+    });
   });
 
   it('treats ACCEPTD and ENROUTE as intermediate', () => {
     expect(parseDeliveryReceipt(view({ text: text('1', 'ENROUTE') }), 'MTN', at).kind).toBe('intermediate');
-    expect(parseDeliveryReceipt(view({ receiptedMessageId: '1', messageState: 6 }), 'MTN', at).kind).toBe('intermediate');
+    expect(parseDeliveryReceipt(view({ receiptedMessageId: '1', messageState: 6 }), 'MTN', at).kind).toBe(
+      'intermediate',
+    );
   });
 
   it('ignores mobile-originated messages and SME acknowledgements', () => {
@@ -72,20 +84,28 @@ describe('parseDeliveryReceipt', () => {
   });
 
   it('accepts a full receipt text even when esm_class is 0', () => {
-    expect(parseDeliveryReceipt(view({ esmClass: 0, text: text('77', 'DELIVRD') }), 'MTN', at).kind).toBe('receipt');
+    expect(parseDeliveryReceipt(view({ esmClass: 0, text: text('77', 'DELIVRD') }), 'MTN', at).kind).toBe(
+      'receipt',
+    );
   });
 
   it('reports garbage as invalid', () => {
     expect(parseDeliveryReceipt(view({ text: 'hello' }), 'MTN', at).kind).toBe('invalid');
     expect(parseDeliveryReceipt(view({ text: 'id:1 stat:WHATEVER' }), 'MTN', at).kind).toBe('invalid');
-    expect(parseDeliveryReceipt(view({ receiptedMessageId: '1', messageState: 42 }), 'MTN', at).kind).toBe('invalid');
+    expect(parseDeliveryReceipt(view({ receiptedMessageId: '1', messageState: 42 }), 'MTN', at).kind).toBe(
+      'invalid',
+    );
     expect(parseDeliveryReceipt(view({ messageState: 2 }), 'MTN', at).kind).toBe('invalid');
   });
 });
 
 describe('parseReceiptText', () => {
   it('reads the fields in any case and ignores the text after text:', () => {
-    expect(parseReceiptText('ID:0x1 SUB:001 DLVRD:001 SUBMIT DATE:2601010000 DONE DATE:2601010001 STAT:delivrd ERR:000 TEXT:id:2 stat:UNDELIV')).toEqual({
+    expect(
+      parseReceiptText(
+        'ID:0x1 SUB:001 DLVRD:001 SUBMIT DATE:2601010000 DONE DATE:2601010001 STAT:delivrd ERR:000 TEXT:id:2 stat:UNDELIV',
+      ),
+    ).toEqual({
       id: '0x1',
       stat: 'DELIVRD',
       err: '000',

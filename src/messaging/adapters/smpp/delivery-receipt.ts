@@ -130,8 +130,10 @@ export function parseDeliveryReceipt(view: DeliverSmView, carrier: string, recei
   const hasTlvs = view.receiptedMessageId !== null || view.messageState !== null;
   const flaggedAsReceipt = messageType === SMSC_DELIVERY_RECEIPT || messageType === INTERMEDIATE_NOTIFICATION;
   // Some SMSCs leave esm_class at 0 on receipts; a full receipt text is then taken as one.
-  const looksLikeReceipt = fields !== null && (fields.dlvrd !== null || fields.doneDate !== null || fields.sub !== null);
-  if (!flaggedAsReceipt && !hasTlvs && !(messageType === 0 && looksLikeReceipt)) return { kind: 'not-a-receipt' };
+  const looksLikeReceipt =
+    fields !== null && (fields.dlvrd !== null || fields.doneDate !== null || fields.sub !== null);
+  if (!flaggedAsReceipt && !hasTlvs && !(messageType === 0 && looksLikeReceipt))
+    return { kind: 'not-a-receipt' };
 
   const id = view.receiptedMessageId ?? fields?.id ?? null;
   if (id === null) return { kind: 'invalid', reason: 'receipt without a message id' };

@@ -26,7 +26,11 @@ describe('SmppCarrier against the SMSC simulator', () => {
     query = '',
   ): Promise<{ simulator: SmscSimulator; carrier: SmppCarrier }> {
     simulator = await new SmscSimulator({ receiptDelayMs: 20, ...simulatorOptions }).listen();
-    carrier = new SmppCarrier('MTN', parseSmppUrl(simulator.url(query)), { ...fast, logger, ...carrierOptions });
+    carrier = new SmppCarrier('MTN', parseSmppUrl(simulator.url(query)), {
+      ...fast,
+      logger,
+      ...carrierOptions,
+    });
     await carrier.start(sink);
     const started = carrier;
     await waitFor(() => started.isBound(), 'the carrier to bind');
@@ -59,7 +63,12 @@ describe('SmppCarrier against the SMSC simulator', () => {
     const { simulator, carrier } = await setup();
     const message = outbound('+233200000001', 'Hello @ 5€ {ok}');
     const [id] = acceptedIds(await carrier.submit(message));
-    expect(await receiptFor(id)).toMatchObject({ carrier: 'MTN', status: 'DELIVERED', carrierStatus: 'DELIVRD', errorCode: null });
+    expect(await receiptFor(id)).toMatchObject({
+      carrier: 'MTN',
+      status: 'DELIVERED',
+      carrierStatus: 'DELIVRD',
+      errorCode: null,
+    });
 
     const [sent] = simulator.submissionsTo('+233200000001');
     expect(sent).toMatchObject({
@@ -195,7 +204,10 @@ describe('SmppCarrier against the SMSC simulator', () => {
 
   it('keeps retrying a refused bind with backoff (wrong password → ESME_RBINDFAIL)', async () => {
     simulator = await new SmscSimulator({ password: 'right' }).listen();
-    carrier = new SmppCarrier('MTN', parseSmppUrl(`smpp://test:wrong@127.0.0.1:${simulator.port}`), { ...fast, logger });
+    carrier = new SmppCarrier('MTN', parseSmppUrl(`smpp://test:wrong@127.0.0.1:${simulator.port}`), {
+      ...fast,
+      logger,
+    });
     await carrier.start(sink);
     await waitFor(
       () => logger.lines.filter((line) => line.includes('ESME_RBINDFAIL')).length >= 2,
@@ -210,7 +222,11 @@ describe('SmppCarrier against the SMSC simulator', () => {
     for (const style of ['text', 'tlv', 'tlv-and-text'] as const) {
       simulator.configure({ receiptStyle: style });
       const [id] = acceptedIds(await carrier.submit(outbound('+233200000002', `style ${style}`)));
-      expect(await receiptFor(id)).toMatchObject({ status: 'FAILED', errorCode: 'undeliverable', carrierStatus: 'UNDELIV' });
+      expect(await receiptFor(id)).toMatchObject({
+        status: 'FAILED',
+        errorCode: 'undeliverable',
+        carrierStatus: 'UNDELIV',
+      });
     }
     await waitFor(() => simulator.receiptsSent().length === 3, 'three deliver_sm_resp');
     expect(simulator.receiptsSent().map((r) => r.style)).toEqual(['text', 'tlv', 'tlv-and-text']);
@@ -236,15 +252,21 @@ describe('SmppCarrier against the SMSC simulator', () => {
     const { simulator, carrier } = await setup();
     const receipt = (id: string): Record<string, unknown> => ({
       esm_class: 0x04,
-      short_message: Buffer.from(`id:${id} sub:001 dlvrd:001 submit date:2601010000 done date:2601010000 stat:DELIVRD err:000`),
+      short_message: Buffer.from(
+        `id:${id} sub:001 dlvrd:001 submit date:2601010000 done date:2601010000 stat:DELIVRD err:000`,
+      ),
     });
     expect(await simulator.sendDeliverSm(receipt('FFFFFFF'))).toBe('ESME_ROK');
     expect(sink.for('FFFFFFF')).toHaveLength(1);
-    expect(await simulator.sendDeliverSm({ esm_class: 0x04, short_message: Buffer.from('garbage') })).toBe('ESME_ROK');
-    expect(await simulator.sendDeliverSm({ esm_class: 0, short_message: Buffer.from('STOP') })).toBe('ESME_ROK');
-    expect(await simulator.sendDeliverSm({ esm_class: 0x04, receipted_message_id: '1', message_state: 99 })).toBe(
+    expect(await simulator.sendDeliverSm({ esm_class: 0x04, short_message: Buffer.from('garbage') })).toBe(
       'ESME_ROK',
     );
+    expect(await simulator.sendDeliverSm({ esm_class: 0, short_message: Buffer.from('STOP') })).toBe(
+      'ESME_ROK',
+    );
+    expect(
+      await simulator.sendDeliverSm({ esm_class: 0x04, receipted_message_id: '1', message_state: 99 }),
+    ).toBe('ESME_ROK');
     expect(sink.receipts).toHaveLength(1);
     expect(logger.lines.some((line) => line.startsWith('warn Ignoring a malformed'))).toBe(true);
 
@@ -265,7 +287,11 @@ describe('SmppCarrier against the SMSC simulator', () => {
     const { simulator, carrier } = await setup();
     acceptedIds(await carrier.submit(outbound('+233200000021', 'a', { senderId: 'MyShop' })));
     acceptedIds(await carrier.submit(outbound('+233200000022', 'b', { senderId: '+233241234567' })));
-    expect(simulator.submissionsTo('+233200000021')[0]).toMatchObject({ sourceAddr: 'MyShop', sourceAddrTon: 5, sourceAddrNpi: 0 });
+    expect(simulator.submissionsTo('+233200000021')[0]).toMatchObject({
+      sourceAddr: 'MyShop',
+      sourceAddrTon: 5,
+      sourceAddrNpi: 0,
+    });
     expect(simulator.submissionsTo('+233200000022')[0]).toMatchObject({
       sourceAddr: '233241234567',
       sourceAddrTon: 1,
@@ -278,6 +304,26 @@ describe('SmppCarrier against the SMSC simulator', () => {
     await waitFor(() => simulator.enquireLinkCount >= 3, 'three enquire_link PDUs');
     expect(carrier.isBound()).toBe(true);
     expect(simulator.bindCount).toBe(1);
+  });
+
+  it('drops and re-binds a connection whose enquire_link goes unanswered', async () => {
+    const { simulator, carrier } = await setup(
+      { answerEnquireLink: false },
+      { enquireLinkIntervalMs: 100, responseTimeoutMs: 300 },
+    );
+    await waitFor(() => simulator.bindCount >= 2, 'a second bind after the silent link');
+    expect(logger.lines.some((line) => line.includes('enquire_link') && line.includes('dropping'))).toBe(
+      true,
+    );
+    simulator.configure({ answerEnquireLink: true });
+    // A link dropped just before the change may still be re-binding: retry as the outbox would.
+    let result: SubmitResult = { outcome: 'retry', afterMs: 0, reason: 'not tried' };
+    const message = outbound('+233200000001', 'after re-bind');
+    for (let tries = 0; tries < 50 && result.outcome === 'retry'; tries++) {
+      await waitFor(() => carrier.isBound(), 'the carrier to be bound');
+      result = await carrier.submit(message);
+    }
+    acceptedIds(result);
   });
 
   it('limits submits in flight to the window and answers retry when no slot frees up', async () => {

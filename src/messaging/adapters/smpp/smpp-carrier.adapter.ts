@@ -1,23 +1,19 @@
 import { Logger } from '@nestjs/common';
 import type { PDU, PduOptions } from 'smpp';
-import type { Carrier, CarrierReceipt, OutboundMessage, ReceiptSink, SubmitResult } from '../../ports/carrier.port';
+import type { Carrier, OutboundMessage, ReceiptSink, SubmitResult } from '../../ports/carrier.port';
 import { canonicalCarrierMessageId } from './carrier-message-id';
-import { deliverSmView, parseDeliveryReceipt } from './delivery-receipt';
+import { DeliverSmHandler } from './deliver-sm.handler';
 import { SubmitWindow, TokenBucket } from './flow-control';
-import { ConnectionClosedError, pduString, ResponseTimeoutError, SmppConnection } from './smpp-connection';
+import { ConnectionClosedError, pduString, ResponseTimeoutError } from './smpp-connection';
+import { CarrierLogger, errorText, SmppLink } from './smpp-link';
 import { SmppStatus, smppStatusName } from './smpp-status';
 import type { SmppConnectionConfig } from './smpp-url';
 import { buildSubmitSms } from './submit-sm.builder';
 
-/** What the adapter logs through; Nest's Logger fits. */
-export interface CarrierLogger {
-  log(message: string): void;
-  warn(message: string): void;
-  error(message: string): void;
-  debug?(message: string): void;
-}
+export type { CarrierLogger } from './smpp-link';
 
 export interface SmppCarrierOptions {
+  /** Default: Nest's Logger named carrier:<name>. */
   logger?: CarrierLogger;
   /** First reconnect delay; doubles per failed attempt up to reconnectMaxDelayMs. Default 1000. */
   reconnectBaseDelayMs?: number;
@@ -47,40 +43,31 @@ export interface SmppCarrierOptions {
   burst?: number;
 }
 
+type RetryResult = Extract<SubmitResult, { outcome: 'retry' }>;
 type PartOutcome =
   | Exclude<SubmitResult, { outcome: 'accepted' }>
   | { readonly outcome: 'part-accepted'; readonly carrierMessageId: string }
   | { readonly outcome: 'throttled'; readonly afterMs: number; readonly reason: string };
 
-const INTERFACE_VERSION_34 = 0x34;
-
 /**
- * A live carrier over SMPP v3.4: one bind_transceiver session, kept alive with enquire_link and
- * re-established with capped exponential backoff. Submits respect the URL's window and tps.
+ * A live carrier over SMPP v3.4: one bind_transceiver session (SmppLink: keep-alive and
+ * reconnects), submits within the URL's window and tps, receipts through DeliverSmHandler.
  *
  * Delivery is at least once: a submit whose response never arrives (connection dropped,
  * timeout) answers retry, never accepted, so a message may reach the handset twice but is never
  * silently lost. The same holds for multi-part messages: if part 1 was accepted and a later part
  * must be retried, the whole message is retried. If a later part is refused for good, the
- * result is rejected even though earlier parts went out (the message is not billed as sent).
- *
- * deliver_sm is answered after the sink has recorded the receipt; if the sink fails or is too
- * slow, the answer is ESME_RX_T_APPN so the SMSC delivers the receipt again later. Garbage,
- * intermediate receipts and mobile-originated messages are answered ESME_ROK and dropped.
+ * result is rejected even though earlier parts went out (its errorMessage says how many).
+ * Carrier ids are reported in canonical form (see carrier-message-id.ts).
  */
 export class SmppCarrier implements Carrier {
-  private readonly logger: CarrierLogger;
   private readonly settings: Required<Omit<SmppCarrierOptions, 'logger'>>;
+  private readonly logger: CarrierLogger;
+  private readonly link: SmppLink;
   private readonly window: SubmitWindow;
   private readonly bucket: TokenBucket;
+  private readonly where: string;
   private sink: ReceiptSink | null = null;
-  private running = false;
-  private bound: SmppConnection | null = null;
-  private connecting: SmppConnection | null = null;
-  private attempt: Promise<void> | null = null;
-  private failures = 0;
-  private reconnectTimer: NodeJS.Timeout | null = null;
-  private enquireTimer: NodeJS.Timeout | null = null;
   private reference = Math.floor(Math.random() * 256);
 
   constructor(
@@ -88,8 +75,8 @@ export class SmppCarrier implements Carrier {
     private readonly config: SmppConnectionConfig,
     options: SmppCarrierOptions = {},
   ) {
-    this.logger = options.logger ?? new Logger(`carrier:${name}`);
-    this.settings = {
+    const logger = options.logger ?? new Logger(`carrier:${name}`);
+    const settings = {
       reconnectBaseDelayMs: options.reconnectBaseDelayMs ?? 1000,
       reconnectMaxDelayMs: options.reconnectMaxDelayMs ?? 60_000,
       enquireLinkIntervalMs: options.enquireLinkIntervalMs ?? 30_000,
@@ -104,51 +91,46 @@ export class SmppCarrier implements Carrier {
       drainTimeoutMs: options.drainTimeoutMs ?? 5000,
       burst: options.burst ?? 1,
     };
+    this.settings = settings;
+    this.logger = logger;
+    this.where = `${name} (${config.systemId}@${config.host}:${config.port})`;
     this.window = new SubmitWindow(config.window);
-    this.bucket = new TokenBucket(config.tps, this.settings.burst);
+    this.bucket = new TokenBucket(config.tps, settings.burst);
+    const receipts = new DeliverSmHandler(name, () => this.sink, logger, settings.receiptTimeoutMs);
+    this.link = new SmppLink(config, settings, logger, this.where, (connection) => {
+      const onDeliver = (pdu: PDU): void => void receipts.handle(connection, pdu);
+      connection.on('deliver_sm', onDeliver);
+      connection.on('data_sm', onDeliver);
+    });
   }
 
   /** True while a bind_transceiver session is up. */
   isBound(): boolean {
-    return this.bound !== null && this.bound.isOpen;
+    return this.link.connection !== null;
   }
 
   /** Connects and binds; resolves after the first attempt, successful or not (failures are retried in the background). */
   async start(sink: ReceiptSink): Promise<void> {
     this.sink = sink;
-    if (this.running) return;
-    this.running = true;
-    this.failures = 0;
-    await this.connectAndBind();
+    await this.link.start();
   }
 
+  /** Waits (up to drainTimeoutMs) for submits in flight, then unbinds and closes; cancels reconnects. */
   async stop(): Promise<void> {
-    if (!this.running) return;
-    this.running = false;
-    this.clearTimers();
-    this.connecting?.destroy();
-    await this.attempt;
-    const connection = this.bound;
-    this.bound = null;
-    if (!connection) return;
-    const drainUntil = Date.now() + this.settings.drainTimeoutMs;
-    while (this.window.used > 0 && connection.isOpen && Date.now() < drainUntil) await sleep(20);
-    try {
-      await connection.request('unbind', {}, Math.min(this.settings.responseTimeoutMs, 5000));
-    } catch {
-      // Gone already, or no answer: close anyway.
-    }
-    await connection.close();
-    this.logger.log(`Unbound from ${this.where()}`);
+    await this.link.stop(async (connection) => {
+      const until = Date.now() + this.settings.drainTimeoutMs;
+      while (this.window.used > 0 && connection.isOpen && Date.now() < until) await sleep(20);
+    });
   }
 
   async submit(message: OutboundMessage): Promise<SubmitResult> {
-    if (!this.running) return retry(this.settings.disconnectedRetryMs, `carrier ${this.name} is not started`);
+    if (!this.link.isRunning) return this.retry(`carrier ${this.name} is not started`);
     const built = buildSubmitSms(message, this.nextReference());
-    if (!built.ok) return { outcome: 'rejected', errorCode: built.errorCode, errorMessage: built.errorMessage };
-    if (!this.isBound()) return retry(this.settings.disconnectedRetryMs, `not bound to ${this.where()}`);
+    if (!built.ok)
+      return { outcome: 'rejected', errorCode: built.errorCode, errorMessage: built.errorMessage };
+    if (!this.isBound()) return this.retry(`not bound to ${this.where}`);
 
-    const total = built.parts.length;
+    // Parts go out in order, each once it has a window slot and a token; responses are awaited together.
     const pending: Array<Promise<PartOutcome>> = [];
     let failed = false;
     for (const fields of built.parts) {
@@ -164,16 +146,18 @@ export class SmppCarrier implements Carrier {
       });
       pending.push(part);
     }
-    return combine(await Promise.all(pending), total);
+    return combine(await Promise.all(pending), built.parts.length);
   }
 
-  private async acquireSlot(): Promise<{ release: () => void } | Extract<SubmitResult, { outcome: 'retry' }>> {
-    const release = await this.window.acquire(this.settings.maxQueueWaitMs);
-    if (!release) return retry(this.settings.maxQueueWaitMs, `submit window of ${this.config.window} is full`);
-    const waitMs = this.bucket.reserve(this.settings.maxQueueWaitMs);
+  private async acquireSlot(): Promise<{ release: () => void } | RetryResult> {
+    const { maxQueueWaitMs } = this.settings;
+    const release = await this.window.acquire(maxQueueWaitMs);
+    if (!release) return retry(maxQueueWaitMs, `submit window of ${this.config.window} is full`);
+    const waitMs = this.bucket.reserve(maxQueueWaitMs);
     if (waitMs === null) {
       release();
-      return retry(Math.max(this.bucket.waitEstimateMs(), 100), `throughput limit of ${this.config.tps}/s reached`);
+      const afterMs = Math.max(this.bucket.waitEstimateMs(), 100);
+      return retry(afterMs, `throughput limit of ${this.config.tps}/s reached`);
     }
     if (waitMs > 0) await sleep(waitMs);
     return { release };
@@ -193,17 +177,16 @@ export class SmppCarrier implements Carrier {
 
   private async sendOnce(fields: PduOptions, release: () => void): Promise<PartOutcome> {
     try {
-      const connection = this.bound;
-      if (!connection || !this.running) return retry(this.settings.disconnectedRetryMs, `not bound to ${this.where()}`);
+      const connection = this.link.connection;
+      if (!connection || !this.link.isRunning) return this.retry(`not bound to ${this.where}`);
       const response = await connection.request('submit_sm', fields, this.settings.responseTimeoutMs);
       return this.partOutcome(response);
     } catch (error) {
-      if (error instanceof ConnectionClosedError) {
-        return retry(this.settings.disconnectedRetryMs, 'connection dropped before submit_sm_resp');
-      }
-      if (error instanceof ResponseTimeoutError) return retry(this.settings.disconnectedRetryMs, error.message);
-      this.logger.error(`submit_sm failed: ${describe(error)}`);
-      return retry(this.settings.disconnectedRetryMs, `submit_sm failed: ${describe(error)}`);
+      if (error instanceof ConnectionClosedError)
+        return this.retry('connection dropped before submit_sm_resp');
+      if (error instanceof ResponseTimeoutError) return this.retry(error.message);
+      this.logger.error(`submit_sm failed: ${errorText(error)}`);
+      return this.retry(`submit_sm failed: ${errorText(error)}`);
     } finally {
       release();
     }
@@ -220,168 +203,36 @@ export class SmppCarrier implements Carrier {
     if (status === SmppStatus.ESME_RTHROTTLED) {
       return { outcome: 'throttled', afterMs: this.settings.throttledRetryMs, reason: `${name}: throttled` };
     }
-    if (status === SmppStatus.ESME_RMSGQFUL) return retry(this.settings.queueFullRetryMs, `${name}: queue full`);
+    if (status === SmppStatus.ESME_RMSGQFUL)
+      return retry(this.settings.queueFullRetryMs, `${name}: queue full`);
     return { outcome: 'rejected', errorCode: name, errorMessage: `submit_sm refused with ${name}` };
   }
 
-  private async connectAndBind(): Promise<void> {
-    const run = this.bindOnce();
-    this.attempt = run;
-    try {
-      await run;
-    } finally {
-      if (this.attempt === run) this.attempt = null;
-    }
-  }
-
-  private async bindOnce(): Promise<void> {
-    this.reconnectTimer = null;
-    if (!this.running) return;
-    const connection = SmppConnection.open(this.config.host, this.config.port);
-    this.connecting = connection;
-    connection.on('enquire_link', (pdu) => connection.respond(pdu));
-    connection.on('unbind', (pdu) => {
-      connection.respond(pdu);
-      void connection.close();
-    });
-    connection.on('deliver_sm', (pdu) => void this.onDeliverSm(connection, pdu));
-    connection.on('data_sm', (pdu) => void this.onDeliverSm(connection, pdu));
-    connection.on('unknown', (pdu) => connection.respond(pdu));
-    try {
-      await connection.whenConnected(this.settings.connectTimeoutMs);
-      const response = await connection.request(
-        'bind_transceiver',
-        {
-          system_id: this.config.systemId,
-          password: this.config.password,
-          system_type: this.config.systemType,
-          interface_version: INTERFACE_VERSION_34,
-          addr_ton: 0,
-          addr_npi: 0,
-          address_range: '',
-        },
-        this.settings.responseTimeoutMs,
-      );
-      if (response.command_status !== SmppStatus.ESME_ROK) {
-        throw new Error(`bind_transceiver refused with ${smppStatusName(response.command_status)}`);
-      }
-      if (!this.running || !connection.isOpen) throw new ConnectionClosedError('closed while binding');
-    } catch (error) {
-      this.connecting = null;
-      connection.destroy();
-      if (this.running) {
-        this.logger.warn(`Cannot bind to ${this.where()}: ${describe(error)}`);
-        this.scheduleReconnect();
-      }
-      return;
-    }
-    this.connecting = null;
-    this.bound = connection;
-    this.failures = 0;
-    this.logger.log(`Bound as transceiver to ${this.where()}`);
-    connection.onClose((error) => this.onDropped(connection, error));
-    this.scheduleEnquireLink(connection);
-  }
-
-  private onDropped(connection: SmppConnection, error: Error | null): void {
-    if (this.bound !== connection) return;
-    this.bound = null;
-    if (this.enquireTimer) clearTimeout(this.enquireTimer);
-    this.enquireTimer = null;
-    if (!this.running) return;
-    this.logger.warn(`Connection to ${this.where()} dropped${error ? `: ${error.message}` : ''}`);
-    this.scheduleReconnect();
-  }
-
-  private scheduleReconnect(): void {
-    if (!this.running || this.reconnectTimer) return;
-    const { reconnectBaseDelayMs: base, reconnectMaxDelayMs: max } = this.settings;
-    const capped = Math.min(max, base * 2 ** Math.min(this.failures, 30));
-    const delay = Math.round(capped * (0.8 + Math.random() * 0.2));
-    this.failures++;
-    this.logger.log(`Reconnecting to ${this.where()} in ${delay} ms (attempt ${this.failures})`);
-    this.reconnectTimer = setTimeout(() => void this.connectAndBind(), delay);
-  }
-
-  private scheduleEnquireLink(connection: SmppConnection): void {
-    this.enquireTimer = setTimeout(async () => {
-      if (this.bound !== connection) return;
-      try {
-        await connection.request('enquire_link', {}, this.settings.responseTimeoutMs);
-        if (this.bound === connection && this.running) this.scheduleEnquireLink(connection);
-      } catch (error) {
-        if (this.bound !== connection) return;
-        this.logger.warn(`enquire_link to ${this.where()} failed (${describe(error)}); dropping the connection`);
-        connection.destroy();
-      }
-    }, this.settings.enquireLinkIntervalMs);
-  }
-
-  private async onDeliverSm(connection: SmppConnection, pdu: PDU): Promise<void> {
-    let status: number = SmppStatus.ESME_ROK;
-    try {
-      const parsed = parseDeliveryReceipt(deliverSmView(pdu), this.name, new Date());
-      if (parsed.kind === 'receipt') status = await this.record(parsed.receipt);
-      else if (parsed.kind === 'invalid') this.logger.warn(`Ignoring a malformed delivery receipt: ${parsed.reason}`);
-      else if (parsed.kind === 'intermediate') {
-        this.logger.debug?.(`Intermediate receipt ${parsed.carrierStatus} for ${parsed.carrierMessageId}`);
-      } else this.logger.debug?.(`Ignoring a ${pdu.command} that is not a delivery receipt`);
-    } catch (error) {
-      this.logger.error(`Cannot handle ${pdu.command}: ${describe(error)}`);
-    }
-    connection.respond(pdu, status === SmppStatus.ESME_ROK ? {} : { command_status: status });
-  }
-
-  private async record(receipt: CarrierReceipt): Promise<number> {
-    const sink = this.sink;
-    if (!sink) return SmppStatus.ESME_RX_T_APPN;
-    let timer: NodeJS.Timeout | undefined;
-    try {
-      await Promise.race([
-        sink.receipt(receipt),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error('receipt sink timed out')), this.settings.receiptTimeoutMs);
-        }),
-      ]);
-      return SmppStatus.ESME_ROK;
-    } catch (error) {
-      const ids = receipt.carrierMessageIdCandidates.join('|');
-      this.logger.error(`Cannot record receipt ${receipt.carrierStatus} for ${ids}: ${describe(error)}`);
-      return SmppStatus.ESME_RX_T_APPN;
-    } finally {
-      clearTimeout(timer);
-    }
+  private retry(reason: string): RetryResult {
+    return retry(this.settings.disconnectedRetryMs, reason);
   }
 
   private nextReference(): number {
     this.reference = (this.reference + 1) % 256;
     return this.reference;
   }
-
-  private clearTimers(): void {
-    if (this.reconnectTimer) clearTimeout(this.reconnectTimer);
-    if (this.enquireTimer) clearTimeout(this.enquireTimer);
-    this.reconnectTimer = null;
-    this.enquireTimer = null;
-  }
-
-  private where(): string {
-    return `${this.name} (${this.config.systemId}@${this.config.host}:${this.config.port})`;
-  }
 }
 
+/** One result for all parts: the first permanent refusal wins, then any retry, else accepted. */
 function combine(outcomes: readonly PartOutcome[], total: number): SubmitResult {
   const ids: string[] = [];
   for (const [index, outcome] of outcomes.entries()) {
     if (outcome.outcome === 'part-accepted') {
       ids.push(outcome.carrierMessageId);
     } else if (outcome.outcome === 'rejected') {
-      const detail = total > 1 ? ` (part ${index + 1} of ${total}; ${ids.length} earlier part(s) were accepted)` : '';
+      const detail =
+        total > 1 ? ` (part ${index + 1} of ${total}; ${ids.length} earlier part(s) were accepted)` : '';
       return { ...outcome, errorMessage: `${outcome.errorMessage}${detail}` };
     }
   }
   const retries = outcomes.filter(
-    (o): o is Extract<PartOutcome, { outcome: 'retry' | 'throttled' }> => o.outcome === 'retry' || o.outcome === 'throttled',
+    (o): o is Extract<PartOutcome, { outcome: 'retry' | 'throttled' }> =>
+      o.outcome === 'retry' || o.outcome === 'throttled',
   );
   if (retries.length > 0) {
     return retry(Math.max(...retries.map((r) => r.afterMs)), retries.map((r) => r.reason).join('; '));
@@ -390,14 +241,10 @@ function combine(outcomes: readonly PartOutcome[], total: number): SubmitResult 
   return { outcome: 'accepted', carrierMessageIds: ids };
 }
 
-function retry(afterMs: number, reason: string): Extract<SubmitResult, { outcome: 'retry' }> {
+function retry(afterMs: number, reason: string): RetryResult {
   return { outcome: 'retry', afterMs, reason };
 }
 
 function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
 }

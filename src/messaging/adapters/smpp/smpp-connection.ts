@@ -112,7 +112,9 @@ export class SmppConnection {
       const timer = setTimeout(() => fail(new ResponseTimeoutError(command, timeoutMs)), timeoutMs);
       this.pending.add(fail);
       try {
-        const sent = this.session.send(new PDU(command, fields), (response) => settle(() => resolve(response)));
+        const sent = this.session.send(new PDU(command, fields), (response) =>
+          settle(() => resolve(response)),
+        );
         if (!sent) fail(new ConnectionClosedError());
       } catch (error) {
         fail(error instanceof Error ? error : new Error(String(error)));

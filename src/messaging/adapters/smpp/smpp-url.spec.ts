@@ -2,7 +2,9 @@ import { InvalidSmppUrlError, parseSmppUrl, redactSmppUrl } from './smpp-url';
 
 describe('parseSmppUrl', () => {
   it('reads credentials, host, port and options', () => {
-    expect(parseSmppUrl('smpp://mtn_user:s3cret@smsc.example.com:2776?system_type=VMA&tps=25&window=5')).toEqual({
+    expect(
+      parseSmppUrl('smpp://mtn_user:s3cret@smsc.example.com:2776?system_type=VMA&tps=25&window=5'),
+    ).toEqual({
       host: 'smsc.example.com',
       port: 2776,
       systemId: 'mtn_user',

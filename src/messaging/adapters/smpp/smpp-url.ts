@@ -40,7 +40,9 @@ export function parseSmppUrl(raw: string): SmppConnectionConfig {
   try {
     url = new URL(raw.trim());
   } catch {
-    throw new InvalidSmppUrlError(`Not a valid URL: "${shown}" (expected smpp://system_id:password@host:port)`);
+    throw new InvalidSmppUrlError(
+      `Not a valid URL: "${shown}" (expected smpp://system_id:password@host:port)`,
+    );
   }
   if (url.protocol !== 'smpp:') {
     throw new InvalidSmppUrlError(`Unsupported scheme "${url.protocol}" in "${shown}": use smpp://`);
@@ -48,7 +50,8 @@ export function parseSmppUrl(raw: string): SmppConnectionConfig {
   if (!url.hostname) throw new InvalidSmppUrlError(`Missing host in "${shown}"`);
   const systemId = decode(url.username, 'system_id', shown);
   const password = decode(url.password, 'password', shown);
-  if (!systemId) throw new InvalidSmppUrlError(`Missing system_id in "${shown}" (smpp://system_id:password@host:port)`);
+  if (!systemId)
+    throw new InvalidSmppUrlError(`Missing system_id in "${shown}" (smpp://system_id:password@host:port)`);
   if (url.pathname && url.pathname !== '/') {
     throw new InvalidSmppUrlError(`Unexpected path "${url.pathname}" in "${shown}"`);
   }
@@ -58,7 +61,9 @@ export function parseSmppUrl(raw: string): SmppConnectionConfig {
   }
   for (const key of url.searchParams.keys()) {
     if (!KNOWN_OPTIONS.has(key)) {
-      throw new InvalidSmppUrlError(`Unknown option "${key}" in "${shown}" (known: system_type, tps, window)`);
+      throw new InvalidSmppUrlError(
+        `Unknown option "${key}" in "${shown}" (known: system_type, tps, window)`,
+      );
     }
   }
   const systemType = url.searchParams.get('system_type') ?? '';

@@ -1,7 +1,6 @@
 import type { CarrierReceipt, OutboundMessage, ReceiptSink } from '../../ports/carrier.port';
 import type { CarrierLogger } from './smpp-carrier.adapter';
-import { splitIntoParts } from './message-segments';
-import { isGsm7 } from './sms-encoding';
+import { encodeBody, splitIntoParts } from '../../domain/segments';
 
 /** Polls until the condition holds; generous by default for slow, busy machines. */
 export async function waitFor(
@@ -55,15 +54,19 @@ export class CapturingLogger implements CarrierLogger {
 let counter = 0;
 
 /** An outbound message with encoding and segments computed like the domain does. */
-export function outbound(to: string, body: string, overrides: Partial<OutboundMessage> = {}): OutboundMessage {
-  const encoding = overrides.encoding ?? (isGsm7(body) ? 'GSM-7' : 'UCS-2');
+export function outbound(
+  to: string,
+  body: string,
+  overrides: Partial<OutboundMessage> = {},
+): OutboundMessage {
+  const encoding = overrides.encoding ?? encodeBody(body).encoding;
   return {
     messageId: `msg_test${++counter}`,
     to,
     senderId: 'MyShop',
     body,
     encoding,
-    segments: splitIntoParts(body, encoding).length,
+    segments: overrides.segments ?? splitIntoParts(body, encoding).length,
     environment: 'LIVE',
     validUntil: new Date(Date.now() + 48 * 3600_000).toISOString(),
     ...overrides,

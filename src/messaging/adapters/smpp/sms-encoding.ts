@@ -30,7 +30,9 @@ const extensionChars = new Map<number, string>(Object.entries(EXTENSION).map(([c
 
 export class Gsm7EncodingError extends Error {
   constructor(readonly character: string) {
-    super(`Character U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} is not in the GSM 03.38 alphabet`);
+    super(
+      `Character U+${(character.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')} is not in the GSM 03.38 alphabet`,
+    );
     this.name = 'Gsm7EncodingError';
   }
 }

@@ -2,7 +2,8 @@
  * What the SMSC simulator does with a submit_sm, chosen by destination number. Rules are tried
  * in order; the first whose suffix ends the destination (with or without '+') wins.
  */
-export type ReceiptStat = 'DELIVRD' | 'UNDELIV' | 'EXPIRED' | 'REJECTD' | 'DELETED' | 'UNKNOWN' | 'ACCEPTD' | 'ENROUTE';
+export type ReceiptStat =
+  'DELIVRD' | 'UNDELIV' | 'EXPIRED' | 'REJECTD' | 'DELETED' | 'UNKNOWN' | 'ACCEPTD' | 'ENROUTE';
 
 export type SimulatedOutcome =
   /** Accept with a message id, then send a receipt with this stat (and err, default 000). */

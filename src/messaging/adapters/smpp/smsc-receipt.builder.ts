@@ -8,6 +8,10 @@ import type { SubmitSmFields } from './smsc-submission';
  * 'tlv-and-text' (both, as many SMSCs do).
  */
 export type ReceiptStyle = 'text' | 'tlv' | 'tlv-and-text';
+/** 'alternate': text-only and TLV-only receipts in turn. */
+export type ReceiptStyleOption = ReceiptStyle | 'alternate';
+/** How a receipt writes the id: as issued, in decimal, in hex, or 'alternate' (pairs in decimal, then as issued). */
+export type ReceiptIdFormat = 'as-issued' | 'decimal' | 'hex' | 'alternate';
 
 const MESSAGE_STATE: Readonly<Record<ReceiptStat, number>> = {
   ENROUTE: 1,
@@ -58,7 +62,8 @@ export function receiptDeliverSm(spec: ReceiptSpec): PduOptions {
     fields.receipted_message_id = spec.writtenId;
     fields.message_state = MESSAGE_STATE[spec.stat];
     const code = Number.parseInt(spec.err, 10);
-    if (Number.isInteger(code) && code > 0) fields.network_error_code = Buffer.from([3, (code >> 8) & 0xff, code & 0xff]);
+    if (Number.isInteger(code) && code > 0)
+      fields.network_error_code = Buffer.from([3, (code >> 8) & 0xff, code & 0xff]);
   }
   return fields;
 }
@@ -73,4 +78,25 @@ function receiptDate(date: Date): string {
     two(date.getUTCHours()) +
     two(date.getUTCMinutes())
   );
+}
+
+/** The style of the n-th receipt (1-based). */
+export function receiptStyleFor(option: ReceiptStyleOption, n: number): ReceiptStyle {
+  if (option !== 'alternate') return option;
+  return n % 2 === 1 ? 'text' : 'tlv';
+}
+
+/** The id as the n-th receipt (1-based) writes it. */
+export function receiptWrittenId(
+  messageId: string,
+  issuedAs: 'hex' | 'decimal',
+  format: ReceiptIdFormat,
+  n: number,
+): string {
+  const value = Number.parseInt(messageId, issuedAs === 'hex' ? 16 : 10);
+  if (Number.isNaN(value)) return messageId;
+  const decimal = format === 'decimal' || (format === 'alternate' && Math.floor((n - 1) / 2) % 2 === 0);
+  if (decimal) return String(value);
+  if (format === 'hex') return value.toString(16).toUpperCase();
+  return messageId;
 }

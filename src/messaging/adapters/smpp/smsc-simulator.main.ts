@@ -18,7 +18,9 @@ async function main(): Promise<void> {
   const url = simulator.url().replace('@0.0.0.0:', '@127.0.0.1:');
   console.log(`[smsc] SMSC simulator listening on port ${simulator.port}`);
   console.log(`[smsc] Connect a carrier with e.g. CARRIER_MTN_URL=${url}`);
-  console.log('[smsc] Outcomes by destination: …0000001 DELIVRD, …02 UNDELIV, …03 EXPIRED, …04 ESME_RINVDSTADR, …05 throttled twice; else DELIVRD');
+  console.log(
+    '[smsc] Outcomes by destination: …0000001 DELIVRD, …02 UNDELIV, …03 EXPIRED, …04 ESME_RINVDSTADR, …05 throttled twice; else DELIVRD',
+  );
 
   let stopping = false;
   const stop = (signal: string): void => {

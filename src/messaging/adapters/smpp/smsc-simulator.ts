@@ -3,8 +3,15 @@ import { createServer, PDU, PduOptions, Server, Session } from 'smpp';
 import { SmppConnection } from './smpp-connection';
 import { smppStatusCode, SmppStatus, smppStatusName } from './smpp-status';
 import { outcomeFor, OutcomeRule, ReceiptStat, SimulatedOutcome } from './smsc-outcome-rules';
-import { receiptDeliverSm, ReceiptStyle } from './smsc-receipt.builder';
-import { parseSubmitSm, SubmitSmFields } from './smsc-submission';
+import {
+  receiptDeliverSm,
+  ReceiptIdFormat,
+  ReceiptStyle,
+  ReceiptStyleOption,
+  receiptStyleFor,
+  receiptWrittenId,
+} from './smsc-receipt.builder';
+import { capturePdus, parseSubmitSm, SubmitSmFields } from './smsc-submission';
 
 /**
  * An SMSC for tests and local runs, on the same `smpp` library: binds transceivers with the
@@ -14,9 +21,11 @@ import { parseSubmitSm, SubmitSmFields } from './smsc-submission';
  * Message ids are issued in hex ('A1B2C3…') or decimal; receipts write them as issued, in
  * decimal, in hex, or alternating, so hex/decimal matching gets exercised. Receipts that cannot
  * be delivered (no bound session, connection dropped, non-OK deliver_sm_resp) are retried.
+ * Test controls: submissions(), submissionsTo(), receiptsSent(), dropConnections(),
+ * sendDeliverSm(), configure(), bindCount, enquireLinkCount, close().
  */
-export type ReceiptStyleOption = ReceiptStyle | 'alternate';
-export type ReceiptIdFormat = 'as-issued' | 'decimal' | 'hex' | 'alternate';
+export type { OutcomeRule, ReceiptStat, SimulatedOutcome } from './smsc-outcome-rules';
+export type { ReceiptIdFormat, ReceiptStyle, ReceiptStyleOption } from './smsc-receipt.builder';
 
 export interface SmscSimulatorOptions {
   /** Default 127.0.0.1. */
@@ -36,6 +45,8 @@ export interface SmscSimulatorOptions {
   messageIdFormat?: 'hex' | 'decimal';
   /** Default 'alternate': pairs of receipts in decimal, then as issued. */
   receiptIdFormat?: ReceiptIdFormat;
+  /** Answer enquire_link (default true); false simulates a dead link that still looks open. */
+  answerEnquireLink?: boolean;
   /** Attempts per receipt before it is dropped. Default 5. */
   receiptAttempts?: number;
   logger?: { log(message: string): void };
@@ -107,6 +118,7 @@ export class SmscSimulator {
       messageIdFormat: options.messageIdFormat ?? 'hex',
       receiptIdFormat: options.receiptIdFormat ?? 'alternate',
       receiptAttempts: options.receiptAttempts ?? 5,
+      answerEnquireLink: options.answerEnquireLink ?? true,
     };
     this.server = createServer((session) => this.accept(session));
   }
@@ -133,8 +145,21 @@ export class SmscSimulator {
   }
 
   /** Changes receipt, id and rule settings for what comes next. */
-  configure(changes: Pick<SmscSimulatorOptions, 'receiptStyle' | 'receiptIdFormat' | 'messageIdFormat' | 'receiptDelayMs' | 'rules'>): void {
-    Object.assign(this.settings, Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)));
+  configure(
+    changes: Pick<
+      SmscSimulatorOptions,
+      | 'receiptStyle'
+      | 'receiptIdFormat'
+      | 'messageIdFormat'
+      | 'receiptDelayMs'
+      | 'rules'
+      | 'answerEnquireLink'
+    >,
+  ): void {
+    Object.assign(
+      this.settings,
+      Object.fromEntries(Object.entries(changes).filter(([, v]) => v !== undefined)),
+    );
   }
 
   submissions(): readonly RecordedSubmission[] {
@@ -201,7 +226,7 @@ export class SmscSimulator {
     }
     sim.connection.on('enquire_link', (pdu) => {
       this.enquireLinks++;
-      sim.connection.respond(pdu);
+      if (this.settings.answerEnquireLink) sim.connection.respond(pdu);
     });
     sim.connection.on('unbind', (pdu) => {
       sim.bound = false;
@@ -241,13 +266,22 @@ export class SmscSimulator {
       if (!raw) throw new Error('raw PDU not captured');
       fields = parseSubmitSm(raw);
     } catch (error) {
-      this.options.logger?.log(`Malformed submit_sm: ${error instanceof Error ? error.message : String(error)}`);
+      this.options.logger?.log(
+        `Malformed submit_sm: ${error instanceof Error ? error.message : String(error)}`,
+      );
       sim.connection.respond(pdu, { command_status: smppStatusCode('ESME_RINVMSGLEN') });
       return;
     }
     const outcome = this.resolveOutcome(fields.destinationAddr);
     const record = (status: string, messageId: string | null): RecordedSubmission => {
-      const submission = { ...fields, index: this.recorded.length + 1, sessionId: sim.id, status, messageId, receivedAt: new Date() };
+      const submission = {
+        ...fields,
+        index: this.recorded.length + 1,
+        sessionId: sim.id,
+        status,
+        messageId,
+        receivedAt: new Date(),
+      };
       this.recorded.push(submission);
       return submission;
     };
@@ -265,7 +299,13 @@ export class SmscSimulator {
     const submission = record('ESME_ROK', messageId);
     sim.connection.respond(pdu, { message_id: messageId });
     if (outcome.type === 'receipt') {
-      const job = { submission, stat: outcome.stat, err: outcome.err ?? '000', number: ++this.receiptCount, attempts: 0 };
+      const job = {
+        submission,
+        stat: outcome.stat,
+        err: outcome.err ?? '000',
+        number: ++this.receiptCount,
+        attempts: 0,
+      };
       this.scheduleReceipt(job, this.settings.receiptDelayMs);
     }
   }
@@ -304,8 +344,13 @@ export class SmscSimulator {
       this.waiting.push(job);
       return;
     }
-    const style = this.styleFor(job.number);
-    const writtenId = this.writtenId(submission.messageId ?? '', job.number);
+    const style = receiptStyleFor(this.settings.receiptStyle, job.number);
+    const writtenId = receiptWrittenId(
+      submission.messageId ?? '',
+      this.settings.messageIdFormat,
+      this.settings.receiptIdFormat,
+      job.number,
+    );
     const fields = receiptDeliverSm({
       submission,
       writtenId,
@@ -318,7 +363,9 @@ export class SmscSimulator {
     job.attempts++;
     let response: string;
     try {
-      response = smppStatusName((await target.connection.request('deliver_sm', fields, 10_000)).command_status);
+      response = smppStatusName(
+        (await target.connection.request('deliver_sm', fields, 10_000)).command_status,
+      );
     } catch (error) {
       response = error instanceof Error ? error.name : 'ERROR';
     }
@@ -335,43 +382,7 @@ export class SmscSimulator {
     }
   }
 
-  private styleFor(number: number): ReceiptStyle {
-    const style = this.settings.receiptStyle;
-    if (style !== 'alternate') return style;
-    return number % 2 === 1 ? 'text' : 'tlv';
-  }
-
-  private writtenId(messageId: string, number: number): string {
-    const format = this.settings.receiptIdFormat;
-    const value = Number.parseInt(messageId, this.settings.messageIdFormat === 'hex' ? 16 : 10);
-    if (Number.isNaN(value)) return messageId;
-    const decimal = Math.floor((number - 1) / 2) % 2 === 0;
-    if (format === 'decimal' || (format === 'alternate' && decimal)) return String(value);
-    if (format === 'hex') return value.toString(16).toUpperCase();
-    return messageId;
-  }
-
   private boundSession(): SimSession | undefined {
     return [...this.sessions.values()].find((s) => s.bound && s.connection.isOpen);
   }
-}
-
-/**
- * Remembers the bytes of the last PDU the library read from the socket. The library reads a PDU
- * as read(4) (the length) then read(length - 4) and emits it synchronously, so inside a PDU
- * handler the last two reads are that PDU.
- */
-function capturePdus(session: Session): () => Buffer | null {
-  const socket = session.socket;
-  const read = socket.read.bind(socket);
-  let lengthBytes: Buffer | null = null;
-  let last: Buffer | null = null;
-  socket.read = (size?: number): Buffer | null => {
-    const chunk: unknown = read(size);
-    if (!Buffer.isBuffer(chunk)) return null;
-    if (size === 4) lengthBytes = chunk;
-    else if (lengthBytes) last = Buffer.concat([lengthBytes, chunk]);
-    return chunk;
-  };
-  return () => last;
 }

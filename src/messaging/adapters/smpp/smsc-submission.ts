@@ -1,3 +1,4 @@
+import type { Session } from 'smpp';
 import { decodeGsm7, decodeUcs2 } from './sms-encoding';
 
 /**
@@ -99,7 +100,8 @@ function concatenation(udh: Buffer): SubmitSmFields['concat'] {
     const length = udh[offset + 1];
     const data = udh.subarray(offset + 2, offset + 2 + length);
     if (iei === 0x00 && length === 3) return { reference: data[0], total: data[1], sequence: data[2] };
-    if (iei === 0x08 && length === 4) return { reference: data.readUInt16BE(0), total: data[2], sequence: data[3] };
+    if (iei === 0x08 && length === 4)
+      return { reference: data.readUInt16BE(0), total: data[2], sequence: data[3] };
     offset += 2 + length;
   }
   return null;
@@ -113,4 +115,24 @@ function decodeText(payload: Buffer, dataCoding: number): string | null {
     // Odd-length UCS-2: leave it to the bytes.
   }
   return null;
+}
+
+/**
+ * Remembers the bytes of the last PDU the library read from the socket. The library reads a PDU
+ * as read(4) (the length) then read(length - 4) and emits it synchronously, so inside a PDU
+ * handler the last two reads are that PDU.
+ */
+export function capturePdus(session: Session): () => Buffer | null {
+  const socket = session.socket;
+  const read = socket.read.bind(socket);
+  let lengthBytes: Buffer | null = null;
+  let last: Buffer | null = null;
+  socket.read = (size?: number): Buffer | null => {
+    const chunk: unknown = read(size);
+    if (!Buffer.isBuffer(chunk)) return null;
+    if (size === 4) lengthBytes = chunk;
+    else if (lengthBytes) last = Buffer.concat([lengthBytes, chunk]);
+    return chunk;
+  };
+  return () => last;
 }

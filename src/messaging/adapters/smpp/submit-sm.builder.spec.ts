@@ -1,4 +1,4 @@
-import { splitIntoParts } from './message-segments';
+import { splitIntoParts } from '../../domain/segments';
 import { decodeGsm7, encodeGsm7, encodeUcs2, gsm7Length, Gsm7EncodingError, isGsm7 } from './sms-encoding';
 import { outbound } from './smpp.test-support';
 import { buildSubmitSms, smppAbsoluteTime, sourceAddress } from './submit-sm.builder';
@@ -11,7 +11,8 @@ describe('GSM 03.38 encoding', () => {
 
   it('escapes extension characters with 0x1B', () => {
     expect([...encodeGsm7('€[]{}|^~\\')]).toEqual([
-      0x1b, 0x65, 0x1b, 0x3c, 0x1b, 0x3e, 0x1b, 0x28, 0x1b, 0x29, 0x1b, 0x40, 0x1b, 0x14, 0x1b, 0x3d, 0x1b, 0x2f,
+      0x1b, 0x65, 0x1b, 0x3c, 0x1b, 0x3e, 0x1b, 0x28, 0x1b, 0x29, 0x1b, 0x40, 0x1b, 0x14, 0x1b, 0x3d, 0x1b,
+      0x2f,
     ]);
     expect(gsm7Length('a€')).toBe(3);
   });
@@ -28,7 +29,7 @@ describe('GSM 03.38 encoding', () => {
   });
 });
 
-describe('splitIntoParts', () => {
+describe('splitIntoParts (the domain splitter the builder relies on)', () => {
   it('keeps single parts up to 160 septets / 70 units', () => {
     expect(splitIntoParts('a'.repeat(160), 'GSM-7')).toHaveLength(1);
     expect(splitIntoParts('a'.repeat(161), 'GSM-7')).toHaveLength(2);
@@ -55,7 +56,10 @@ describe('splitIntoParts', () => {
 
 describe('buildSubmitSms', () => {
   it('builds a single GSM part with explicit data_coding 0 and raw bytes', () => {
-    const result = buildSubmitSms(outbound('+233200000001', 'Hi {there}', { validUntil: '2026-03-04T05:06:07.890Z' }), 7);
+    const result = buildSubmitSms(
+      outbound('+233200000001', 'Hi {there}', { validUntil: '2026-03-04T05:06:07.890Z' }),
+      7,
+    );
     if (!result.ok) throw new Error(result.errorMessage);
     expect(result.parts).toHaveLength(1);
     expect(result.parts[0]).toMatchObject({
@@ -95,9 +99,17 @@ describe('buildSubmitSms', () => {
   });
 
   it('sends numeric senders as international numbers, others as alphanumeric', () => {
-    expect(sourceAddress('+233241234567')).toEqual({ source_addr_ton: 1, source_addr_npi: 1, source_addr: '233241234567' });
+    expect(sourceAddress('+233241234567')).toEqual({
+      source_addr_ton: 1,
+      source_addr_npi: 1,
+      source_addr: '233241234567',
+    });
     expect(sourceAddress('1234')).toEqual({ source_addr_ton: 1, source_addr_npi: 1, source_addr: '1234' });
-    expect(sourceAddress('My Shop 2')).toEqual({ source_addr_ton: 5, source_addr_npi: 0, source_addr: 'My Shop 2' });
+    expect(sourceAddress('My Shop 2')).toEqual({
+      source_addr_ton: 5,
+      source_addr_npi: 0,
+      source_addr: 'My Shop 2',
+    });
   });
 
   it('formats SMPP absolute time in UTC', () => {

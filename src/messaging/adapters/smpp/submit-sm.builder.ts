@@ -1,6 +1,6 @@
 import type { PduOptions } from 'smpp';
 import type { OutboundMessage } from '../../ports/carrier.port';
-import { splitIntoParts } from './message-segments';
+import { splitIntoParts } from '../../domain/segments';
 import { encodeGsm7, encodeUcs2, Gsm7EncodingError } from './sms-encoding';
 
 /** Builds the submit_sm fields for every part of a message; pure, no I/O. */
@@ -20,7 +20,17 @@ export type BuildResult =
  * @param reference the concatenation reference (0-255) shared by the parts of this message
  */
 export function buildSubmitSms(message: OutboundMessage, reference: number): BuildResult {
-  const texts = splitIntoParts(message.body, message.encoding);
+  let texts: string[];
+  try {
+    // The domain's splitter: the same rules the credits were counted with.
+    texts = splitIntoParts(message.body, message.encoding);
+  } catch (error) {
+    return {
+      ok: false,
+      errorCode: 'invalid_encoding',
+      errorMessage: error instanceof Error ? error.message : String(error),
+    };
+  }
   if (texts.length !== message.segments) {
     return {
       ok: false,
@@ -29,7 +39,11 @@ export function buildSubmitSms(message: OutboundMessage, reference: number): Bui
     };
   }
   if (texts.length > 255) {
-    return { ok: false, errorCode: 'message_too_long', errorMessage: `${texts.length} parts is more than 255` };
+    return {
+      ok: false,
+      errorCode: 'message_too_long',
+      errorMessage: `${texts.length} parts is more than 255`,
+    };
   }
   let payloads: Buffer[];
   try {
@@ -79,7 +93,11 @@ export function sourceAddress(senderId: string): {
   source_addr: string;
 } {
   if (/^\+?\d+$/.test(senderId)) {
-    return { source_addr_ton: TON_INTERNATIONAL, source_addr_npi: NPI_ISDN, source_addr: senderId.replace(/^\+/, '') };
+    return {
+      source_addr_ton: TON_INTERNATIONAL,
+      source_addr_npi: NPI_ISDN,
+      source_addr: senderId.replace(/^\+/, ''),
+    };
   }
   return { source_addr_ton: TON_ALPHANUMERIC, source_addr_npi: NPI_UNKNOWN, source_addr: senderId };
 }
