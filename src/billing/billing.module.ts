@@ -1,9 +1,49 @@
-import { Module } from '@nestjs/common';
+import { Inject, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AggregateStore } from '../shared/event-store/aggregate-store';
+import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletModule } from '../wallet/wallet.module';
+import { createPaymentProviders } from './adapters/payment-providers';
+import { checkoutPaymentProcess } from './application/checkout-payment.process';
+import { CheckoutExpirySweeper } from './application/checkout-expiry.sweeper';
+import { CheckoutPayments } from './application/checkout-payments.service';
+import { CheckoutsService } from './application/checkouts.service';
+import { checkoutDecider } from './domain/checkout.decider';
+import { checkoutStream } from './domain/checkout.events';
 import { BillingHttpController } from './http/billing.http.controller';
+import { CheckoutPagesHttpController } from './http/checkout-pages.http.controller';
+import { PaystackWebhookHttpController } from './http/paystack-webhook.http.controller';
+import { checkoutsProjection } from './projections/checkouts.projection';
+import { PAYMENT_PROVIDERS } from './ports/payment-provider.port';
 
 @Module({
   imports: [WalletModule],
-  controllers: [BillingHttpController],
+  controllers: [BillingHttpController, CheckoutPagesHttpController, PaystackWebhookHttpController],
+  providers: [
+    {
+      provide: PAYMENT_PROVIDERS,
+      // The test provider's answers are read back from the checkout stream (the reference is
+      // the checkout id): PaymentConfirmed means paid, CheckoutFailed declined. Durable by design.
+      useFactory: (config: AppConfig, aggregates: AggregateStore) =>
+        createPaymentProviders(config, async (reference) => {
+          const { state } = await aggregates.load(checkoutStream(reference), checkoutDecider);
+          if (!state.started) return null;
+          if (state.payment) return { status: 'succeeded', amount: state.payment.amount, currency: state.payment.currency };
+          if (state.status === 'failed') {
+            return { status: 'failed', amount: state.started.amount, currency: state.started.currency, reason: state.failureReason };
+          }
+          return null;
+        }),
+      inject: [APP_CONFIG, AggregateStore],
+    },
+    CheckoutPayments,
+    CheckoutsService,
+    CheckoutExpirySweeper,
+  ],
+  exports: [CheckoutsService, CheckoutPayments, PAYMENT_PROVIDERS],
 })
-export class BillingModule {}
+export class BillingModule {
+  constructor(projections: ProjectionsService, payments: CheckoutPayments, @Inject(APP_CONFIG) config: AppConfig) {
+    projections.register(checkoutsProjection(config.publicUrl), checkoutPaymentProcess(payments));
+  }
+}

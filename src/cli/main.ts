@@ -5,9 +5,10 @@ import { DomainError } from '../shared/domain-error';
 import { parseArgs } from './cli-args';
 import { accountsCreate, keysMint, keysRevoke } from './commands/account.commands';
 import type { CliCommand } from './commands/cli-command';
+import { routesAdd, routesList } from './commands/route.commands';
 import { creditsGrant, projectionsRebuild, walletReplay } from './commands/wallet.commands';
 
-export const COMMANDS: readonly CliCommand[] = [accountsCreate, keysMint, keysRevoke, walletReplay, creditsGrant, projectionsRebuild];
+export const COMMANDS: readonly CliCommand[] = [accountsCreate, keysMint, keysRevoke, walletReplay, creditsGrant, projectionsRebuild, routesAdd, routesList];
 
 /**
  * `npm run cli -- <command> [--option value]…`: works on the same stores as the server, also

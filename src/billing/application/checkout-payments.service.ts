@@ -1,0 +1,187 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { ProjectionsService } from '../../shared/projections/projections.service';
+import { WalletService } from '../../wallet/application/wallet.service';
+import * as checkout from '../domain/checkout.decider';
+import { checkoutStream } from '../domain/checkout.events';
+import { CHECKOUTS_PROJECTION } from '../projections/checkouts.projection';
+import { PAYMENT_PROVIDERS, PaymentProviders, VerifiedPayment } from '../ports/payment-provider.port';
+
+type Checkout = checkout.Checkout;
+
+/** Read models a shopper's redirect waits for, so the merchant's next read sees the outcome. */
+const REDIRECT_READ_MODELS = [CHECKOUTS_PROJECTION, 'wallet-balances'];
+
+/**
+ * The payment process: PaymentConfirmed → credits on the wallet (keyed by the checkout id) →
+ * CheckoutSucceeded. The hosted pages and the webhook run it inline; the process manager runs
+ * it from the event log, so a crash between any two steps is finished from the log alone. Every
+ * step is idempotent, and within this process the steps of one checkout run one at a time.
+ */
+@Injectable()
+export class CheckoutPayments {
+  private readonly logger = new Logger('checkout-payments');
+  private readonly locks = new Map<string, Promise<unknown>>();
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly aggregates: AggregateStore,
+    private readonly wallets: WalletService,
+    private readonly projections: ProjectionsService,
+    @Inject(PAYMENT_PROVIDERS) private readonly providers: PaymentProviders,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async load(checkoutId: string): Promise<Checkout> {
+    return (await this.aggregates.load(checkoutStream(checkoutId), checkout.checkoutDecider)).state;
+  }
+
+  /** Runs a checkout command (serialised per checkout here; expected revisions across processes). */
+  private command(checkoutId: string, decide: (c: Checkout) => ReturnType<typeof checkout.succeed>) {
+    return this.serialize(checkoutId, () => this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, decide));
+  }
+
+  /**
+   * Finishes a confirmed payment: credits the wallet once (the wallet refuses a second credit for
+   * the same checkout id), then records CheckoutSucceeded once. Nothing to do otherwise.
+   */
+  complete(checkoutId: string): Promise<Checkout> {
+    return this.serialize(checkoutId, async () => {
+      const state = await this.load(checkoutId);
+      if (!state.started || !state.payment || state.status === 'succeeded') return state;
+      const s = state.started;
+      const credited = await this.wallets.addCredits(s.walletId, {
+        sourceId: s.checkoutId,
+        source: 'purchase',
+        sms: s.sms,
+        reason: `Checkout ${s.checkoutId} (${s.packageId})`,
+      });
+      if (!credited.ok) throw credited.error;
+      const succeeded = await this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, (c) =>
+        checkout.succeed(c, { now: this.clock.now() }),
+      );
+      if (!succeeded.ok) throw succeeded.error;
+      return succeeded.value.state;
+    });
+  }
+
+  /** The TEST page's Pay: the test provider's payment is this very decision, recorded durably. */
+  async payWithTestProvider(checkoutId: string): Promise<Checkout> {
+    const state = await this.load(checkoutId);
+    if (!state.started || state.started.provider !== 'test') throw checkout.checkoutMissing();
+    const s = state.started;
+    const confirmed = await this.command(checkoutId, (c) =>
+      checkout.confirmPayment(c, { reference: s.reference, amount: s.amount, currency: s.currency, provider: 'test', now: this.clock.now() }),
+    );
+    if (!confirmed.ok) throw confirmed.error;
+    return this.complete(checkoutId);
+  }
+
+  /**
+   * Asks the checkout's provider, server to server, what happened to its payment, and acts on
+   * the answer exactly like the webhook: succeeded → confirm (amount and currency checked) and
+   * complete; failed → the checkout fails; pending → nothing yet. The browser is never trusted.
+   */
+  async verifyAndSettle(checkoutId: string): Promise<Checkout> {
+    const state = await this.load(checkoutId);
+    if (!state.started) throw checkout.checkoutMissing();
+    if (state.status === 'succeeded') return state;
+    if (state.payment) return this.complete(checkoutId);
+    if (state.status !== 'pending') return state;
+    const provider = this.providers.forEnvironment(state.started.environment);
+    if (!provider || provider.name !== state.started.provider) {
+      throw new DomainError('unavailable', 'payments_unavailable', 'Payments are not available for this checkout right now');
+    }
+    const verified = await provider.verifyPayment(state.started.reference);
+    return this.settleVerified(checkoutId, verified);
+  }
+
+  private async settleVerified(checkoutId: string, verified: VerifiedPayment): Promise<Checkout> {
+    if (verified.status === 'pending') return this.load(checkoutId);
+    const now = this.clock.now();
+    if (verified.status === 'failed') {
+      const failed = await this.command(checkoutId, (c) => checkout.fail(c, { reason: verified.reason ?? 'payment failed', now }));
+      if (!failed.ok) this.logger.warn(`checkout ${checkoutId}: provider reported a failed payment, not recorded (${failed.error.code})`);
+      return this.load(checkoutId);
+    }
+    const state = await this.load(checkoutId);
+    const confirmed = await this.command(checkoutId, (c) =>
+      checkout.confirmPayment(c, {
+        reference: verified.reference,
+        amount: verified.amount,
+        currency: verified.currency,
+        provider: state.started!.provider,
+        now,
+      }),
+    );
+    if (!confirmed.ok) {
+      // Paid at the provider but the checkout had closed (expired or failed): nothing is credited;
+      // the operator refunds it. Logged with the reference, never silently dropped.
+      this.logger.error(`checkout ${checkoutId}: verified payment ${verified.reference} refused (${confirmed.error.code}); refund it`);
+      return this.load(checkoutId);
+    }
+    if (confirmed.value.state.status === 'failed') {
+      this.logger.warn(`checkout ${checkoutId}: ${confirmed.value.state.failureReason}`);
+      return confirmed.value.state;
+    }
+    return this.complete(checkoutId);
+  }
+
+  /** Records the shopper's Decline / Cancel on an unpaid checkout. */
+  async decline(checkoutId: string, reason: string): Promise<Checkout> {
+    const failed = await this.command(checkoutId, (c) => checkout.fail(c, { reason, now: this.clock.now() }));
+    if (!failed.ok && failed.error.kind === 'not_found') throw failed.error;
+    return this.load(checkoutId);
+  }
+
+  /** Records where the provider takes the payment (once; a reload gets the same page). */
+  async recordPaymentStarted(checkoutId: string, redirectUrl: string): Promise<Checkout> {
+    const started = await this.command(checkoutId, (c) => checkout.startPayment(c, { redirectUrl, now: this.clock.now() }));
+    return started.ok ? started.value.state : this.load(checkoutId);
+  }
+
+  /**
+   * Runs `step`, then waits (up to `timeoutMs`) until a confirmed payment has become
+   * CheckoutSucceeded, which the process manager finishes when the inline step could not, and
+   * until the read models show it. Returns the checkout as it then stands: the caller redirects
+   * either way, since GET /v1/billing/checkout/:id tells the truth.
+   */
+  async settleAndWait(checkoutId: string, step: () => Promise<Checkout>, timeoutMs = 15_000): Promise<Checkout> {
+    const deadline = Date.now() + timeoutMs;
+    let state: Checkout | null = null;
+    try {
+      state = await step();
+    } catch (error) {
+      if (error instanceof DomainError) throw error;
+      this.logger.warn(`checkout ${checkoutId}: inline payment step failed, the process manager resumes it: ${String(error)}`);
+    }
+    for (;;) {
+      state = state ?? (await this.load(checkoutId));
+      const settling = state.status === 'pending' && state.payment !== null;
+      if (!settling || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      state = await this.complete(checkoutId).catch(() => null);
+    }
+    if (state.status === 'succeeded') {
+      const [last] = await this.events.readStream(checkoutStream(checkoutId), { direction: 'backwards', limit: 1 });
+      if (last) await this.projections.waitFor(last.position, REDIRECT_READ_MODELS).catch(() => undefined);
+    } else {
+      await this.projections.catchUp([CHECKOUTS_PROJECTION]).catch(() => undefined);
+    }
+    return state;
+  }
+
+  private serialize<T>(key: string, run: () => Promise<T>): Promise<T> {
+    const previous = this.locks.get(key) ?? Promise.resolve();
+    const current = previous.then(run, run);
+    const tail = current.catch(() => undefined);
+    this.locks.set(key, tail);
+    void tail.then(() => {
+      if (this.locks.get(key) === tail) this.locks.delete(key);
+    });
+    return current;
+  }
+}

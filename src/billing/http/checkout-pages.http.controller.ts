@@ -1,0 +1,235 @@
+import { Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { CLOCK, Clock } from '../../shared/clock';
+import { DomainError } from '../../shared/domain-error';
+import { DomainErrorWithHeaders } from '../../shared/http/error-body';
+import { RateLimiter } from '../../shared/http/rate-limiter';
+import { CheckoutPayments } from '../application/checkout-payments.service';
+import { CheckoutsService } from '../application/checkouts.service';
+import { Checkout, statusAt } from '../domain/checkout.decider';
+import { CheckoutSummary, messagePage, payPage, returnHost, withCheckoutId } from './checkout-page.html';
+
+const HTML_HEADERS = {
+  'content-type': 'text/html; charset=utf-8',
+  'cache-control': 'no-store',
+  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+  'x-content-type-options': 'nosniff',
+};
+
+/** What a hosted-page request answers: a page, or a redirect. */
+type Answer = { status: number; html: string; headers?: Record<string, string> } | { redirect: string };
+
+/**
+ * The hosted checkout (API.md: `/checkout/chk_…`, no sign-in): works with plain HTML forms, no
+ * JavaScript. TEST pays through the built-in test provider (Pay / Decline); LIVE hands the shopper
+ * to Paystack and verifies the payment server to server on the way back.
+ */
+@ApiExcludeController()
+@Controller('checkout')
+export class CheckoutPagesHttpController {
+  private readonly logger = new Logger('checkout-pages');
+
+  constructor(
+    private readonly checkouts: CheckoutsService,
+    private readonly payments: CheckoutPayments,
+    private readonly limiter: RateLimiter,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  @Get(':id')
+  show(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.answer(request, reply, async () => {
+      const state = await this.checkouts.load(id);
+      if (!state) return notFoundPage();
+      const status = statusAt(state, this.clock.now());
+      if (status === 'pending' && !state.payment) return { status: 200, html: payPage(this.summary(state)) };
+      return this.statePage(state, 200);
+    });
+  }
+
+  @Post(':id/pay')
+  pay(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.answer(request, reply, async () => {
+      const state = await this.checkouts.load(id);
+      if (!state) return notFoundPage();
+      if (state.started!.provider !== 'test') {
+        return { status: 400, html: messagePage('Not available', 'This checkout is paid through the payment provider.', { link: this.pageLink(state) }) };
+      }
+      const status = statusAt(state, this.clock.now());
+      if (status === 'expired' || status === 'failed') return this.statePage(state, status === 'expired' ? 410 : 409);
+      const settled = await this.payments.settleAndWait(state.started!.checkoutId, () => this.payments.payWithTestProvider(state.started!.checkoutId));
+      return this.outcome(settled);
+    });
+  }
+
+  @Post(':id/decline')
+  decline(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.answer(request, reply, async () => {
+      let state = await this.checkouts.load(id);
+      if (!state) return notFoundPage();
+      const checkoutId = state.started!.checkoutId;
+      if (state.started!.provider !== 'test' && state.paymentRedirectUrl && statusAt(state, this.clock.now()) === 'pending' && !state.payment) {
+        // The shopper went to the provider: a payment may have gone through. Ask before cancelling.
+        state = await this.payments.verifyAndSettle(checkoutId).catch(() => state!);
+      }
+      if (state.payment || state.status === 'succeeded') return this.outcome(await this.payments.settleAndWait(checkoutId, () => this.payments.complete(checkoutId)));
+      if (statusAt(state, this.clock.now()) === 'expired') return this.statePage(state, 410);
+      const reason = state.started!.provider === 'test' ? 'declined on the test payment page' : 'cancelled by the shopper';
+      return this.outcome(await this.payments.decline(checkoutId, reason));
+    });
+  }
+
+  /** LIVE: initializes the provider's transaction (once) and sends the shopper there. */
+  @Post(':id/start')
+  start(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.answer(request, reply, async () => {
+      const state = await this.checkouts.load(id);
+      if (!state) return notFoundPage();
+      if (state.started!.provider === 'test') return { redirect: `/checkout/${encodeURIComponent(state.started!.checkoutId)}` };
+      const redirect = await this.checkouts.providerRedirect(state.started!.checkoutId);
+      if (redirect) return { redirect };
+      return this.statePage((await this.checkouts.load(id))!, 409);
+    });
+  }
+
+  /** Where the provider sends the shopper back: the payment is verified server to server, never taken from the URL. */
+  @Get(':id/return')
+  returned(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
+    return this.answer(request, reply, async () => {
+      const state = await this.checkouts.load(id);
+      if (!state) return notFoundPage();
+      const checkoutId = state.started!.checkoutId;
+      const settled = await this.payments.settleAndWait(checkoutId, () => this.payments.verifyAndSettle(checkoutId));
+      if (settled.status === 'pending' && !settled.payment && statusAt(settled, this.clock.now()) === 'pending') {
+        return {
+          status: 200,
+          html: messagePage('Waiting for your payment', 'We have not received confirmation of your payment yet. This page checks again in a few seconds.', {
+            summary: this.summary(settled),
+            refreshSeconds: 5,
+            link: this.pageLink(settled),
+          }),
+        };
+      }
+      return this.outcome(settled);
+    });
+  }
+
+  /** Where the shopper goes once the checkout has an outcome. */
+  private outcome(state: Checkout): Answer {
+    const s = state.started!;
+    const status = statusAt(state, this.clock.now());
+    // Paid: to success_url, once succeeded (or after the wait ran out: the status endpoint tells the truth).
+    if (status === 'succeeded' || state.payment) return { redirect: withCheckoutId(s.successUrl, s.checkoutId) };
+    if (status === 'failed') {
+      if (s.cancelUrl) return { redirect: withCheckoutId(s.cancelUrl, s.checkoutId) };
+      return this.statePage(state, 200);
+    }
+    if (status === 'expired') return this.statePage(state, 410);
+    return { status: 200, html: payPage(this.summary(state)) };
+  }
+
+  /** A page saying where the checkout stands; never offers a second payment. */
+  private statePage(state: Checkout, httpStatus: number): Answer {
+    const s = state.started!;
+    const summary = this.summary(state);
+    const status = statusAt(state, this.clock.now());
+    if (status === 'succeeded') {
+      return {
+        status: httpStatus,
+        html: messagePage('Payment complete', `Your SMS credits were added. This checkout is already paid.`, {
+          summary,
+          link: { href: withCheckoutId(s.successUrl, s.checkoutId), label: `Return to ${summary.returnHost}` },
+        }),
+      };
+    }
+    if (state.payment) {
+      return {
+        status: httpStatus,
+        html: messagePage('Payment received', 'Your payment was received; your SMS credits are being added. This page refreshes by itself.', {
+          summary,
+          refreshSeconds: 2,
+          link: { href: withCheckoutId(s.successUrl, s.checkoutId), label: `Return to ${summary.returnHost}` },
+        }),
+      };
+    }
+    if (status === 'failed') {
+      return {
+        status: httpStatus,
+        html: messagePage('Payment declined', 'The payment was declined or cancelled. No money was taken and no credits were added.', {
+          summary,
+          link: s.cancelUrl ? { href: withCheckoutId(s.cancelUrl, s.checkoutId), label: `Return to ${returnHost(s.cancelUrl)}` } : undefined,
+        }),
+      };
+    }
+    if (status === 'expired') {
+      return {
+        status: httpStatus,
+        html: messagePage('Checkout expired', 'This checkout has expired and can no longer be paid. Please start a new purchase from the merchant.', {
+          summary,
+          link: s.cancelUrl ? { href: withCheckoutId(s.cancelUrl, s.checkoutId), label: `Return to ${returnHost(s.cancelUrl)}` } : undefined,
+        }),
+      };
+    }
+    return { status: httpStatus, html: payPage(summary) };
+  }
+
+  private summary(state: Checkout): CheckoutSummary {
+    const s = state.started!;
+    return {
+      checkoutId: s.checkoutId,
+      packageName: this.checkouts.packageById(s.packageId)?.name ?? s.packageId,
+      sms: s.sms,
+      amount: s.amount,
+      currency: s.currency,
+      returnHost: returnHost(s.successUrl),
+      environment: s.environment,
+    };
+  }
+
+  private pageLink(state: Checkout) {
+    return { href: `/checkout/${encodeURIComponent(state.started!.checkoutId)}`, label: 'Back to the checkout' };
+  }
+
+  /** Rate-limits per client address, runs the action, and answers HTML whatever happens. */
+  private async answer(request: FastifyRequest, reply: FastifyReply, action: () => Promise<Answer>): Promise<void> {
+    let answer: Answer;
+    try {
+      this.limiter.consumeForAddress(request.ip);
+      answer = await action();
+    } catch (error) {
+      answer = this.errorPage(error, request);
+    }
+    void reply.headers(HTML_HEADERS);
+    if ('redirect' in answer) {
+      void reply.status(303).header('location', answer.redirect).send();
+      return;
+    }
+    if (answer.headers) void reply.headers(answer.headers);
+    void reply.status(answer.status).send(answer.html);
+  }
+
+  private errorPage(error: unknown, request: FastifyRequest): Answer {
+    if (error instanceof DomainErrorWithHeaders && error.kind === 'rate_limit') {
+      return { status: 429, html: messagePage('Too many requests', 'Please wait a moment and try again.'), headers: error.headers };
+    }
+    if (error instanceof DomainError) {
+      if (error.kind === 'not_found') return notFoundPage();
+      if (error.code === 'checkout_expired') return { status: 410, html: messagePage('Checkout expired', 'This checkout has expired and can no longer be paid.') };
+      if (error.code === 'checkout_failed') return { status: 409, html: messagePage('Payment declined', 'This checkout was declined and can no longer be paid.') };
+      if (error.kind === 'unavailable') return { status: 503, html: messagePage('Payments unavailable', 'Payments are not available right now. Please try again later.') };
+      return { status: 409, html: messagePage('Cannot continue', error.message) };
+    }
+    this.logger.error(`${request.method} ${request.url.split('?')[0]} ${request.id}`, (error as Error)?.stack);
+    return {
+      status: 502,
+      html: messagePage('Please try again', 'Something went wrong while talking to the payment provider. Please try again in a moment.'),
+    };
+  }
+}
+
+function notFoundPage(): Answer {
+  return { status: 404, html: messagePage('Checkout not found', 'This checkout link is not valid. Please start again from the merchant’s site.') };
+}

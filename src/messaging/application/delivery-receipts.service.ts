@@ -1,0 +1,54 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { Inject } from '@nestjs/common';
+import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { ProjectionsService } from '../../shared/projections/projections.service';
+import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { messageDecider, recordReceipt } from '../domain/message.decider';
+import { messageStream } from '../domain/message.events';
+import type { CarrierReceipt, ReceiptSink } from '../ports/carrier.port';
+import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messages.projection';
+
+/**
+ * The one inbound path for delivery outcomes (simulated or SMPP): finds the message by the
+ * carrier's id and records the receipt with the decider, which ignores duplicates, receipts of
+ * finished messages and unknown parts, so a receipt delivered twice never settles twice.
+ */
+@Injectable()
+export class DeliveryReceipts implements ReceiptSink {
+  private readonly logger = new Logger('receipts');
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly aggregates: AggregateStore,
+    private readonly projections: ProjectionsService,
+  ) {}
+
+  async receipt(receipt: CarrierReceipt): Promise<void> {
+    let messageId = await this.lookup(receipt);
+    if (!messageId) {
+      // MessageSent may be recorded but not yet projected: catch up once and look again.
+      await this.projections.catchUp([MESSAGES_PROJECTION]);
+      messageId = await this.lookup(receipt);
+    }
+    if (!messageId) {
+      this.logger.warn(
+        `receipt from ${receipt.carrier} for unknown id ${receipt.carrierMessageIdCandidates.join('/')} dropped`,
+      );
+      return;
+    }
+    await this.aggregates.handle(messageStream(messageId), messageDecider, (state) =>
+      recordReceipt(state, receipt),
+    );
+  }
+
+  private async lookup(receipt: CarrierReceipt): Promise<string | null> {
+    for (const id of receipt.carrierMessageIdCandidates) {
+      const ref = await this.reads.get<{ messageId: string }>(
+        MESSAGE_CARRIER_REFS,
+        `${receipt.carrier}:${id}`,
+      );
+      if (ref) return ref.messageId;
+    }
+    return null;
+  }
+}

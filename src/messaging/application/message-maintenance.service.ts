@@ -1,0 +1,144 @@
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import { CLOCK, Clock } from '../../shared/clock';
+import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { ConcurrencyError, EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { WalletService } from '../../wallet/application/wallet.service';
+import { expire, messageDecider } from '../domain/message.decider';
+import { MessageRejectedData, messageStream } from '../domain/message.events';
+import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
+import { Carrier, CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
+import {
+  MESSAGES,
+  MessageDoc,
+  OPEN_MESSAGES,
+  OPEN_PARTITION,
+  TEST_SENT_MESSAGES,
+  TEST_SENT_PARTITION,
+} from '../projections/messages.projection';
+import {
+  UNQUEUED_PARTITION,
+  UNQUEUED_RESERVATIONS,
+  UnqueuedReservation,
+} from '../projections/open-reservations.projection';
+
+/** Ends messages that had no outcome within their validity (API.md: EXPIRED), oldest deadline first. */
+@Injectable()
+export class ExpirySweeper {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly aggregates: AggregateStore,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async runOnce(now: Date = this.clock.now()): Promise<number> {
+    const due = await this.reads.list<{ messageId: string; validUntil: string }>(OPEN_MESSAGES, {
+      partition: OPEN_PARTITION,
+      order: 'asc',
+      limit: 200,
+    });
+    let expired = 0;
+    for (const doc of due) {
+      if (Date.parse(doc.validUntil) > now.getTime()) break;
+      const result = await this.aggregates.handle(messageStream(doc.messageId), messageDecider, (state) =>
+        expire(state, now),
+      );
+      if (result.ok && result.value.events.length > 0) expired++;
+    }
+    return expired;
+  }
+}
+
+/**
+ * Finds reservations whose send crashed between reserving and queuing. For each older than the
+ * grace period it appends MessageRejected at no_stream (if the send queued after all, that append
+ * loses and the message is left alone), then releases the reservation.
+ */
+@Injectable()
+export class OrphanReaper {
+  private readonly logger = new Logger('orphan-reaper');
+
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly wallets: WalletService,
+    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+  ) {}
+
+  async runOnce(now: Date = this.clock.now()): Promise<string[]> {
+    const candidates = await this.reads.list<UnqueuedReservation>(UNQUEUED_RESERVATIONS, {
+      partition: UNQUEUED_PARTITION,
+      order: 'asc',
+      limit: 200,
+    });
+    const reaped: string[] = [];
+    for (const r of candidates) {
+      if (Date.parse(r.reservedAt) > now.getTime() - this.options.orphanGraceMs) break;
+      const stream = messageStream(r.messageId);
+      const [first] = await this.events.readStream(stream, { limit: 1 });
+      if (first && first.type !== 'MessageRejected') continue; // queued: it settles the normal way
+      if (!first) {
+        const data: MessageRejectedData = { reason: 'orphaned_reservation', at: now.toISOString() };
+        try {
+          await this.events.append(stream, [{ type: 'MessageRejected', data }], 'no_stream');
+        } catch (error) {
+          if (error instanceof ConcurrencyError) continue; // the send queued it just now: leave it alone
+          throw error;
+        }
+      }
+      const released = await this.wallets.release(
+        r.walletId,
+        r.messageId,
+        'the send was interrupted before its message was queued',
+      );
+      if (!released.ok) this.logger.warn(`releasing orphan ${r.messageId} refused: ${released.error.code}`);
+      reaped.push(r.messageId);
+    }
+    return reaped;
+  }
+}
+
+/**
+ * The simulator keeps nothing that matters: after a restart (or a receipt that could not be
+ * matched yet) SENT TEST messages without an outcome are submitted to it again, which only
+ * re-schedules their receipts under the same derived carrier ids.
+ */
+@Injectable()
+export class TestCarrierResume {
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(CARRIER_ROUTES) private readonly carriers: CarrierRoutes,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async runOnce(minAgeMs = 0): Promise<number> {
+    const sent = await this.reads.list<{ messageId: string; sentAt: string }>(TEST_SENT_MESSAGES, {
+      partition: TEST_SENT_PARTITION,
+      order: 'asc',
+      limit: 500,
+    });
+    const before = this.clock.now().getTime() - minAgeMs;
+    let resumed = 0;
+    for (const s of sent) {
+      if (Date.parse(s.sentAt) > before) break;
+      const doc = await this.reads.get<MessageDoc>(MESSAGES, s.messageId);
+      if (!doc || doc.status !== 'SENT' || doc.environment !== 'TEST') continue;
+      const carrier = this.carriers.carrierFor(doc.carrier, 'TEST') as
+        (Carrier & { resubmitIsSafe?: boolean }) | null;
+      if (!carrier || carrier.resubmitIsSafe !== true) continue;
+      await carrier.submit({
+        messageId: doc.id,
+        to: doc.to,
+        senderId: doc.senderId,
+        body: doc.body,
+        encoding: doc.encoding,
+        segments: doc.segments,
+        environment: 'TEST',
+        validUntil: doc.validUntil,
+      });
+      resumed++;
+    }
+    return resumed;
+  }
+}

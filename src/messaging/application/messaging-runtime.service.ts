@@ -1,0 +1,95 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { ProjectionsService } from '../../shared/projections/projections.service';
+import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
+import { CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
+import { MESSAGES_PROJECTION } from '../projections/messages.projection';
+import { DeliveryReceipts } from './delivery-receipts.service';
+import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './message-maintenance.service';
+import { MessageDispatcher } from './message-dispatcher.service';
+
+/**
+ * Starts what acts on the world, only where process managers run (the server, not the CLI):
+ * carriers with the receipt sink, the dispatcher, and the periodic sweeps. Stops them before
+ * the stores close, waiting for submissions in flight.
+ */
+@Injectable()
+export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy {
+  private readonly logger = new Logger('messaging');
+  private readonly timers: NodeJS.Timeout[] = [];
+  private running = false;
+  private readonly busy = new Set<string>();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    @Inject(CARRIER_ROUTES) private readonly carriers: CarrierRoutes,
+    private readonly receipts: DeliveryReceipts,
+    private readonly dispatcher: MessageDispatcher,
+    private readonly expiry: ExpirySweeper,
+    private readonly reaper: OrphanReaper,
+    private readonly resume: TestCarrierResume,
+    private readonly projections: ProjectionsService,
+  ) {}
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (!this.config.runProcessManagers) return;
+    this.running = true;
+    for (const carrier of this.carriers.all()) {
+      try {
+        await carrier.start(this.receipts);
+      } catch (error) {
+        this.logger.error(`carrier ${carrier.name} did not start`, (error as Error)?.stack);
+      }
+    }
+    this.dispatcher.start();
+    this.every('expiry', this.options.expirySweepMs, () => this.expiry.runOnce());
+    this.every('orphans', this.options.orphanSweepMs, () => this.reaper.runOnce());
+    // First pass after the message read model caught up: receipts lost to a restart are re-scheduled.
+    const first = setTimeout(() => {
+      void this.guarded('test-resume', async () => {
+        await this.projections.catchUp([MESSAGES_PROJECTION]);
+        await this.resume.runOnce(0);
+      });
+    }, 0);
+    first.unref?.();
+    this.timers.push(first);
+    this.every('test-resume', this.options.testReconcileMs, () =>
+      this.resume.runOnce(Math.max(1000, this.config.testDlrDelayMs + 1000)),
+    );
+  }
+
+  async onModuleDestroy(): Promise<void> {
+    if (!this.running) return;
+    this.running = false;
+    for (const timer of this.timers) clearTimeout(timer);
+    await this.dispatcher.stop();
+    for (const carrier of this.carriers.all()) {
+      try {
+        await carrier.stop();
+      } catch (error) {
+        this.logger.error(`carrier ${carrier.name} did not stop cleanly`, (error as Error)?.stack);
+      }
+    }
+    while (this.busy.size > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+
+  private every(name: string, intervalMs: number, task: () => Promise<unknown>): void {
+    const timer = setInterval(() => void this.guarded(name, task), Math.max(50, intervalMs));
+    timer.unref?.();
+    this.timers.push(timer);
+  }
+
+  /** One run of a task at a time; a failure is logged and the next tick tries again. */
+  private async guarded(name: string, task: () => Promise<unknown>): Promise<void> {
+    if (!this.running || this.busy.has(name)) return;
+    this.busy.add(name);
+    try {
+      await task();
+    } catch (error) {
+      if (this.running) this.logger.error(`${name} failed`, (error as Error)?.stack);
+    } finally {
+      this.busy.delete(name);
+    }
+  }
+}

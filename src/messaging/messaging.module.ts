@@ -1,0 +1,77 @@
+import { Inject, Logger, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
+import { ProjectionsService } from '../shared/projections/projections.service';
+import { WalletService } from '../wallet/application/wallet.service';
+import { WalletModule } from '../wallet/wallet.module';
+import { ConfiguredCarrierRoutes } from './adapters/carrier-routes.adapter';
+import { createLiveCarrier } from './adapters/live-carrier.factory';
+import { TestCarrierSimulator } from './adapters/test-carrier/test-carrier.adapter';
+import { DeliveryReceipts } from './application/delivery-receipts.service';
+import { IdempotentSend } from './application/idempotent-send.service';
+import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/message-maintenance.service';
+import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
+import { MessageQueries } from './application/message-queries.service';
+import { MessagingRuntime } from './application/messaging-runtime.service';
+import { RouteRegistry, routesProjection } from './application/route-registry.service';
+import { SendMessage } from './application/send-message.service';
+import { settlementProcess } from './application/settlement.process';
+import { MessagesHttpController } from './http/messages.http.controller';
+import { SandboxMessagesHttpController } from './http/sandbox-messages.http.controller';
+import { loadMessagingOptions, MESSAGING_OPTIONS } from './messaging.options';
+import { CARRIER_ROUTES } from './ports/carrier.port';
+import { messagesProjection } from './projections/messages.projection';
+import { unqueuedReservationsProjection } from './projections/open-reservations.projection';
+
+@Module({
+  imports: [WalletModule],
+  controllers: [MessagesHttpController, SandboxMessagesHttpController],
+  providers: [
+    { provide: MESSAGING_OPTIONS, useFactory: () => loadMessagingOptions() },
+    {
+      provide: TestCarrierSimulator,
+      useFactory: (config: AppConfig) => {
+        const logger = new Logger('test-carrier');
+        return new TestCarrierSimulator({
+          dlrDelayMs: config.testDlrDelayMs,
+          log: (m, e) => logger.warn(`${m}: ${(e as Error)?.message}`),
+        });
+      },
+      inject: [APP_CONFIG],
+    },
+    {
+      provide: CARRIER_ROUTES,
+      useFactory: (simulator: TestCarrierSimulator, config: AppConfig) =>
+        new ConfiguredCarrierRoutes(simulator, config.carrierUrls, createLiveCarrier),
+      inject: [TestCarrierSimulator, APP_CONFIG],
+    },
+    RouteRegistry,
+    SendMessage,
+    IdempotentSend,
+    MessageQueries,
+    DeliveryReceipts,
+    MessageDispatcher,
+    ExpirySweeper,
+    OrphanReaper,
+    TestCarrierResume,
+    MessagingRuntime,
+  ],
+  exports: [SendMessage, MessageQueries, RouteRegistry, CARRIER_ROUTES, DeliveryReceipts],
+})
+export class MessagingModule {
+  constructor(
+    projections: ProjectionsService,
+    routes: RouteRegistry,
+    dispatcher: MessageDispatcher,
+    wallets: WalletService,
+    @Inject(EVENT_STORE) events: EventStore,
+  ) {
+    projections.register(
+      messagesProjection,
+      unqueuedReservationsProjection,
+      routesProjection(routes),
+      dispatchProjection(dispatcher),
+      settlementProcess(wallets, events, new Logger('settlement')),
+    );
+  }
+}

@@ -1,0 +1,227 @@
+import type { RecordedEvent } from '../../shared/event-store/event-store.port';
+import type { Projection, ProjectionView } from '../../shared/projections/projection';
+import type { MessageStatus } from '../domain/message.decider';
+import type { MessageEvent, MessageOutcomeData, MessageQueuedData } from '../domain/message.events';
+import { MESSAGE_EVENT_TYPES } from '../domain/message.events';
+import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
+
+/** Messages by id, also listed per wallet (partition = walletId, newest first by `sort`). */
+export const MESSAGES = 'messages';
+/** Carrier message id (`${carrier}:${id}`) → message id: how receipts find their message. */
+export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
+/** Messages without a final outcome, partition 'open', sorted by validUntil: the expiry sweep's work list. */
+export const OPEN_MESSAGES = 'message-open';
+export const OPEN_PARTITION = 'open';
+/** SENT TEST messages without a final outcome, partition 'sent': what the simulator resumes after a restart. */
+export const TEST_SENT_MESSAGES = 'message-test-sent';
+export const TEST_SENT_PARTITION = 'sent';
+/** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
+export const SANDBOX_PARTITION = 'sandbox';
+
+export const MESSAGES_PROJECTION = 'messages';
+
+export interface DlrView {
+  readonly status: FinalStatus;
+  readonly error_code: string | null;
+  readonly error_message: string | null;
+  readonly carrier_status: string | null;
+  readonly reported_at: string;
+}
+
+/** The message as reads see it; `toApiMessage` turns it into API.md's object. */
+export interface MessageDoc {
+  readonly id: string;
+  readonly walletId: string;
+  readonly accountId: string;
+  readonly sandbox: boolean;
+  readonly environment: Environment;
+  readonly to: string;
+  readonly senderId: string;
+  readonly body: string;
+  readonly type: string;
+  readonly carrier: string;
+  readonly encoding: Encoding;
+  readonly segments: number;
+  readonly credits: number;
+  readonly status: MessageStatus;
+  readonly createdAt: string;
+  readonly updatedAt: string;
+  readonly validUntil: string;
+  readonly sentAt: string | null;
+  readonly carrierMessageIds: readonly string[];
+  readonly dlr: DlrView | null;
+  /** Listing order within the wallet: createdAt then log position, so ties never flip. */
+  readonly sort: string;
+  /** Stream revision last applied: events at or below it were already folded in. */
+  readonly revision: string;
+}
+
+export interface ApiMessage {
+  readonly id: string;
+  readonly object: 'message';
+  readonly status: MessageStatus;
+  readonly environment: Environment;
+  readonly to: string;
+  readonly sender_id: string;
+  readonly message: string;
+  readonly type: string;
+  readonly carrier: string;
+  readonly encoding: Encoding;
+  readonly segments: number;
+  readonly credits: number;
+  readonly created_at: string;
+  readonly updated_at: string;
+  readonly dlr: DlrView | null;
+}
+
+export function toApiMessage(doc: MessageDoc): ApiMessage {
+  return {
+    id: doc.id,
+    object: 'message',
+    status: doc.status,
+    environment: doc.environment,
+    to: doc.to,
+    sender_id: doc.senderId,
+    message: doc.body,
+    type: doc.type,
+    carrier: doc.carrier,
+    encoding: doc.encoding,
+    segments: doc.segments,
+    credits: doc.credits,
+    created_at: doc.createdAt,
+    updated_at: doc.updatedAt,
+    dlr: doc.dlr,
+  };
+}
+
+export const isSandboxQueued = (data: MessageQueuedData) => data.walletId === '';
+
+export function sortKey(createdAt: string, position: bigint): string {
+  return `${createdAt}|${position.toString().padStart(20, '0')}`;
+}
+
+/** The document a freshly queued message has (also what POST answers, before any read). */
+export function queuedDoc(data: MessageQueuedData, sort: string, revision: bigint): MessageDoc {
+  return {
+    id: data.messageId,
+    walletId: data.walletId,
+    accountId: data.accountId,
+    sandbox: isSandboxQueued(data),
+    environment: data.environment,
+    to: data.to,
+    senderId: data.senderId,
+    body: data.body,
+    type: data.type,
+    carrier: data.carrier,
+    encoding: data.encoding,
+    segments: data.segments,
+    credits: data.credits,
+    status: 'QUEUED',
+    createdAt: data.createdAt,
+    updatedAt: data.createdAt,
+    validUntil: data.validUntil,
+    sentAt: null,
+    carrierMessageIds: [],
+    dlr: null,
+    sort,
+    revision: revision.toString(),
+  };
+}
+
+const later = (a: string, b: string) => (Date.parse(b) > Date.parse(a) ? b : a);
+const isFinal = (status: MessageStatus) =>
+  status === 'DELIVERED' || status === 'FAILED' || status === 'EXPIRED';
+
+function settle(doc: MessageDoc, status: FinalStatus, data: MessageOutcomeData): MessageDoc {
+  return {
+    ...doc,
+    status,
+    updatedAt: later(doc.updatedAt, data.at),
+    dlr: {
+      status,
+      error_code: data.errorCode,
+      error_message: data.errorMessage,
+      carrier_status: data.carrierStatus,
+      reported_at: data.at,
+    },
+  };
+}
+
+const listing = (doc: MessageDoc) => ({
+  partition: doc.sandbox ? SANDBOX_PARTITION : doc.walletId,
+  sort: doc.sort,
+});
+
+/**
+ * The message read model and the work lists the messaging process managers read. Idempotent:
+ * each document remembers the stream revision it reflects.
+ */
+export const messagesProjection: Projection = {
+  name: MESSAGES_PROJECTION,
+  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, TEST_SENT_MESSAGES],
+  filter: { streamPrefixes: ['message-'], eventTypes: MESSAGE_EVENT_TYPES },
+  async apply(recorded: RecordedEvent, view: ProjectionView) {
+    const event = recorded as unknown as RecordedEvent & MessageEvent;
+    const messageId = recorded.streamId.slice('message-'.length);
+    const current = await view.get<MessageDoc>(MESSAGES, messageId);
+    if (current && BigInt(current.revision) >= recorded.revision) return;
+    if (event.type === 'MessageQueued') {
+      if (current) return;
+      const doc = queuedDoc(event.data, sortKey(event.data.createdAt, recorded.position), recorded.revision);
+      view.put(MESSAGES, messageId, doc, listing(doc));
+      view.put(
+        OPEN_MESSAGES,
+        messageId,
+        { messageId, validUntil: doc.validUntil },
+        {
+          partition: OPEN_PARTITION,
+          sort: `${doc.validUntil}|${messageId}`,
+        },
+      );
+      return;
+    }
+    if (!current || isFinal(current.status)) return;
+    let next: MessageDoc = { ...current, revision: recorded.revision.toString() };
+    switch (event.type) {
+      case 'MessageSent':
+        next = {
+          ...next,
+          status: 'SENT',
+          sentAt: event.data.sentAt,
+          carrierMessageIds: event.data.carrierMessageIds,
+          updatedAt: later(current.updatedAt, event.data.sentAt),
+        };
+        for (const id of event.data.carrierMessageIds) {
+          view.put(MESSAGE_CARRIER_REFS, `${current.carrier}:${id}`, { messageId });
+        }
+        if (current.environment === 'TEST') {
+          view.put(
+            TEST_SENT_MESSAGES,
+            messageId,
+            { messageId, sentAt: event.data.sentAt },
+            {
+              partition: TEST_SENT_PARTITION,
+              sort: `${event.data.sentAt}|${messageId}`,
+            },
+          );
+        }
+        break;
+      case 'MessageDelivered':
+        next = settle(next, 'DELIVERED', event.data);
+        break;
+      case 'MessageFailed':
+        next = settle(next, 'FAILED', event.data);
+        break;
+      case 'MessageExpired':
+        next = settle(next, 'EXPIRED', event.data);
+        break;
+      default:
+        break; // claims, deferrals and per-part reports do not change what the API shows
+    }
+    if (isFinal(next.status)) {
+      view.delete(OPEN_MESSAGES, messageId);
+      view.delete(TEST_SENT_MESSAGES, messageId);
+    }
+    view.put(MESSAGES, messageId, next, listing(next));
+  },
+};

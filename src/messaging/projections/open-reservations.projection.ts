@@ -1,0 +1,54 @@
+import type { RecordedEvent } from '../../shared/event-store/event-store.port';
+import type { Projection, ProjectionView } from '../../shared/projections/projection';
+import type { WalletEvent } from '../../wallet/domain/wallet.events';
+
+/**
+ * Reservations whose message was not queued (yet), partition 'open' sorted by reservedAt: the
+ * orphan reaper's work list. A reservation leaves it when its message is queued or it is settled.
+ * The send path reserves before it queues, so in log order CreditsReserved always comes first.
+ */
+export const UNQUEUED_RESERVATIONS = 'message-unqueued-reservations';
+export const UNQUEUED_PARTITION = 'open';
+
+export interface UnqueuedReservation {
+  readonly messageId: string;
+  readonly walletId: string;
+  readonly reservedAt: string;
+}
+
+export const unqueuedReservationsProjection: Projection = {
+  name: 'message-unqueued-reservations',
+  collections: [UNQUEUED_RESERVATIONS],
+  filter: {
+    streamPrefixes: ['wallet-', 'message-'],
+    eventTypes: [
+      'CreditsReserved',
+      'ReservationCaptured',
+      'ReservationReleased',
+      'MessageQueued',
+      'MessageRejected',
+    ],
+  },
+  async apply(recorded: RecordedEvent, view: ProjectionView) {
+    const type = recorded.type;
+    if (type === 'CreditsReserved') {
+      const data = (recorded as unknown as WalletEvent & { type: 'CreditsReserved' }).data;
+      const doc: UnqueuedReservation = {
+        messageId: data.messageId,
+        walletId: recorded.streamId.slice('wallet-'.length),
+        reservedAt: data.reservedAt,
+      };
+      view.put(UNQUEUED_RESERVATIONS, data.messageId, doc, {
+        partition: UNQUEUED_PARTITION,
+        sort: `${data.reservedAt}|${data.messageId}`,
+      });
+      return;
+    }
+    if (type === 'MessageRejected') return; // the reaper releases it next; keep it listed until then
+    const messageId =
+      type === 'MessageQueued'
+        ? recorded.streamId.slice('message-'.length)
+        : (recorded.data as { messageId: string }).messageId;
+    view.delete(UNQUEUED_RESERVATIONS, messageId);
+  },
+};
