@@ -1,6 +1,7 @@
 import { Test, TestingModuleBuilder } from '@nestjs/testing';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
@@ -40,12 +41,19 @@ export interface TestAppOptions {
   readonly override?: (builder: TestingModuleBuilder) => TestingModuleBuilder;
   /** Keep the data directory after close, for a restart. */
   readonly keepData?: boolean;
+  /**
+   * Listen on this port instead of a random one, with PUBLIC_URL (unless given in env) set to
+   * the app's own base URL, so hosted checkout redirects come back to it. See freePort().
+   */
+  readonly port?: number;
 }
 
 /** The whole service on a fresh embedded store in a temp directory, listening on 127.0.0.1. */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sms-wallet-test-'));
-  const config = loadConfig({ LOG_LEVEL: 'error', ...process.env, ...options.env, DATA_DIR: dataDir, PORT: '0' });
+  const port = options.port ?? 0;
+  const ownUrl = options.port ? { PUBLIC_URL: `http://127.0.0.1:${options.port}` } : {};
+  const config = loadConfig({ LOG_LEVEL: 'error', ...process.env, ...ownUrl, ...options.env, DATA_DIR: dataDir, PORT: String(port) });
   let builder = Test.createTestingModule({ imports: [AppModule] }).overrideProvider(APP_CONFIG).useValue(config);
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
@@ -54,7 +62,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     logger: ['error'],
   });
   await configureApp(app);
-  await app.listen(0, '127.0.0.1');
+  await app.listen(port, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
   const baseUrl = `http://127.0.0.1:${address.port}`;
 
@@ -69,6 +77,19 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       if (!options.keepData && !options.dataDir) rmSync(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** A TCP port that was free a moment ago on 127.0.0.1 (for startTestApp's `port`). */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.unref();
+    server.on('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
 }
 
 export async function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {

@@ -1,0 +1,75 @@
+import { csrfTokenFor, csrfTokenMatches, isPreSessionSecret, newPreSessionSecret } from './console-sessions.service';
+import { OneTimeFlash } from './one-time-flash';
+import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, SignInThrottle } from './sign-in-throttle';
+import { safeNext } from '../http/console-auth';
+
+describe('console CSRF tokens', () => {
+  it('differ per session secret and match only their own session', () => {
+    const a = newPreSessionSecret();
+    const b = newPreSessionSecret();
+    expect(isPreSessionSecret(a)).toBe(true);
+    expect(csrfTokenFor(a)).not.toBe(csrfTokenFor(b));
+    expect(csrfTokenMatches(a, csrfTokenFor(a))).toBe(true);
+    expect(csrfTokenMatches(a, csrfTokenFor(b))).toBe(false);
+  });
+
+  it('refuses a missing, empty, oversized or non-text token', () => {
+    const a = newPreSessionSecret();
+    for (const submitted of [undefined, null, '', 'x'.repeat(500), 42, ['a'], csrfTokenFor(a).slice(1)]) {
+      expect(csrfTokenMatches(a, submitted)).toBe(false);
+    }
+    expect(csrfTokenMatches(undefined, csrfTokenFor(a))).toBe(false);
+  });
+});
+
+describe('SignInThrottle', () => {
+  it('pauses an email from one address after 5 failures in 15 minutes, then lets it try again', () => {
+    let now = 1_000_000;
+    const throttle = new SignInThrottle(() => now);
+    for (let i = 0; i < SIGN_IN_MAX_FAILURES; i++) {
+      expect(throttle.retryAfterSeconds('A@example.com', '10.0.0.1')).toBe(0);
+      throttle.recordFailure('a@example.com', '10.0.0.1');
+      now += 1000;
+    }
+    const wait = throttle.retryAfterSeconds('a@example.com ', '10.0.0.1');
+    expect(wait).toBeGreaterThan(0);
+    expect(wait).toBeLessThanOrEqual(SIGN_IN_WINDOW_MS / 1000);
+    // Another address or another email is not affected.
+    expect(throttle.retryAfterSeconds('a@example.com', '10.0.0.2')).toBe(0);
+    expect(throttle.retryAfterSeconds('b@example.com', '10.0.0.1')).toBe(0);
+    now += wait * 1000;
+    expect(throttle.retryAfterSeconds('a@example.com', '10.0.0.1')).toBe(0);
+  });
+
+  it('forgets the failures after a successful sign-in', () => {
+    const throttle = new SignInThrottle();
+    for (let i = 0; i < SIGN_IN_MAX_FAILURES - 1; i++) throttle.recordFailure('a@example.com', 'ip');
+    throttle.recordSuccess('a@example.com', 'ip');
+    throttle.recordFailure('a@example.com', 'ip');
+    expect(throttle.retryAfterSeconds('a@example.com', 'ip')).toBe(0);
+  });
+});
+
+describe('OneTimeFlash', () => {
+  it('gives a value once, to its own session only, and forgets it after 10 minutes', () => {
+    let now = 0;
+    const flash = new OneTimeFlash(() => now);
+    flash.put('s1', 'minted-key', { key: 'sms_test_x' });
+    expect(flash.take('s2', 'minted-key')).toBeNull();
+    expect(flash.take('s1', 'minted-key')).toEqual({ key: 'sms_test_x' });
+    expect(flash.take('s1', 'minted-key')).toBeNull();
+    flash.put('s1', 'minted-key', 1);
+    now += 10 * 60 * 1000;
+    expect(flash.take('s1', 'minted-key')).toBeNull();
+  });
+});
+
+describe('safeNext', () => {
+  it('only ever returns a console path of this site', () => {
+    expect(safeNext('/console/keys')).toBe('/console/keys');
+    expect(safeNext('/console/messages?starting_after=msg_abc')).toBe('/console/messages?starting_after=msg_abc');
+    for (const bad of ['https://evil.example/', '//evil.example/console', '/console/../x', '/\\evil', 'javascript:alert(1)', undefined, '/console/signout']) {
+      expect(safeNext(bad)).toBe('/console');
+    }
+  });
+});

@@ -1,0 +1,84 @@
+import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { AccountsService } from '../../accounts/application/accounts.service';
+import { ConsoleSessions, csrfTokenMatches } from '../application/console-sessions.service';
+import { readCookie } from './cookies';
+import { ConsolePageError, ConsoleRedirect, ConsoleRequest, PRE_SESSION_COOKIE, SESSION_COOKIE } from './console-http';
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Loads the signed-in visitor (if any) onto the request. */
+@Injectable()
+export class ConsoleVisitor {
+  constructor(
+    private readonly sessions: ConsoleSessions,
+    private readonly accounts: AccountsService,
+  ) {}
+
+  async load(request: ConsoleRequest): Promise<void> {
+    if (request.consoleVisitorLoaded) return;
+    request.consoleVisitorLoaded = true;
+    const session = await this.sessions.find(readCookie(request, SESSION_COOKIE));
+    const account = session ? await this.accounts.get(session.accountId) : null;
+    if (session && account) {
+      request.consoleSession = session;
+      request.consoleAccount = account;
+    }
+  }
+}
+
+/**
+ * On every console controller: loads the visitor, and refuses any state-changing request
+ * whose `_csrf` field does not match the token of the visitor's session (or, signed out,
+ * of their pre-session cookie), compared in constant time.
+ */
+@Injectable()
+export class ConsoleCsrfGuard implements CanActivate {
+  constructor(private readonly visitor: ConsoleVisitor) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    await this.visitor.load(request);
+    if (SAFE_METHODS.has(request.method)) return true;
+    const submitted = (request.body as Record<string, unknown> | undefined)?._csrf;
+    const secrets = [request.consoleSession?.id, readCookie(request, PRE_SESSION_COOKIE)];
+    if (secrets.some((secret) => csrfTokenMatches(secret, submitted))) return true;
+    throw new ConsolePageError(
+      403,
+      'This form has expired',
+      'The form was sent without a valid security token, so nothing was changed. Go back, reload the page and try again.',
+    );
+  }
+}
+
+/** On the pages behind sign-in: a signed-out visitor is sent to the sign-in page. */
+@Injectable()
+export class SignedInGuard implements CanActivate {
+  constructor(private readonly visitor: ConsoleVisitor) {}
+
+  async canActivate(context: ExecutionContext): Promise<boolean> {
+    const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    await this.visitor.load(request);
+    if (request.consoleSession) return true;
+    const back = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+    throw new ConsoleRedirect(`/console/signin${back}`);
+  }
+}
+
+/** The signed-in session and account; only on routes behind SignedInGuard. */
+export function signedIn(request: ConsoleRequest) {
+  if (!request.consoleSession || !request.consoleAccount) throw new ConsoleRedirect('/console/signin');
+  const environment = request.consoleSession.environment;
+  return {
+    session: request.consoleSession,
+    account: request.consoleAccount,
+    environment,
+    walletId: request.consoleAccount.wallets[environment],
+  };
+}
+
+/** A `next` target after sign-in: only a console path of this site. */
+export function safeNext(raw: unknown): string {
+  if (typeof raw !== 'string' || !/^\/console(\/[A-Za-z0-9_\-/?=&%.]*)?$/.test(raw) || raw.includes('..')) return '/console';
+  if (raw.startsWith('/console/signin') || raw.startsWith('/console/signout') || raw.startsWith('/console/signup')) return '/console';
+  return raw;
+}

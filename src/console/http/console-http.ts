@@ -1,0 +1,134 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import '@fastify/view';
+import type { AccountView } from '../../accounts/projections/accounts.projection';
+import { CookieOptions, readCookie, setCookie } from './cookies';
+import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret, type ConsoleSession } from '../application/console-sessions.service';
+
+export const SESSION_COOKIE = 'sms_console_session';
+/** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
+export const PRE_SESSION_COOKIE = 'sms_console_pre';
+
+export type ConsoleRequest = FastifyRequest & {
+  consoleSession?: ConsoleSession;
+  consoleAccount?: AccountView;
+  /** The pre-session secret this response uses (set once per request). */
+  consolePreSecret?: string;
+  consoleVisitorLoaded?: boolean;
+};
+
+/** Paths whose errors are HTML pages rather than API.md's JSON bodies (`/` itself only ever redirects). */
+export function isConsolePath(url: string): boolean {
+  const path = url.split('?')[0];
+  return path === '/console' || path.startsWith('/console/') || path === '/try' || path.startsWith('/try/');
+}
+
+/** A refusal shown as an HTML page with this status. */
+export class ConsolePageError extends Error {
+  constructor(
+    readonly status: number,
+    readonly title: string,
+    readonly detail: string,
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(detail);
+    this.name = 'ConsolePageError';
+  }
+}
+
+/** Raised where the visitor must go elsewhere first (sign in). */
+export class ConsoleRedirect extends Error {
+  constructor(readonly location: string) {
+    super(`Redirect to ${location}`);
+    this.name = 'ConsoleRedirect';
+  }
+}
+
+/** Cookies are Secure when the request came over TLS or the service's public URL is https. */
+export function secureCookies(request: FastifyRequest, publicUrl: string): boolean {
+  return request.protocol === 'https' || publicUrl.startsWith('https:');
+}
+
+export function cookieOptions(request: FastifyRequest, publicUrl: string, maxAgeSeconds?: number): CookieOptions {
+  return {
+    path: '/',
+    httpOnly: true,
+    sameSite: 'lax' as const,
+    secure: secureCookies(request, publicUrl),
+    ...(maxAgeSeconds !== undefined ? { maxAge: maxAgeSeconds } : {}),
+  };
+}
+
+/**
+ * The CSRF token to put in this page's forms: the session's when signed in, else the
+ * pre-session cookie's (created here when the visitor has none yet).
+ */
+export function csrfTokenForPage(request: ConsoleRequest, reply: FastifyReply, publicUrl: string): string {
+  if (request.consoleSession) return csrfTokenFor(request.consoleSession.id);
+  let secret = request.consolePreSecret ?? readCookie(request, PRE_SESSION_COOKIE);
+  if (!isPreSessionSecret(secret)) {
+    secret = newPreSessionSecret();
+    setCookie(reply, PRE_SESSION_COOKIE, secret, cookieOptions(request, publicUrl));
+  }
+  request.consolePreSecret = secret;
+  return csrfTokenFor(secret);
+}
+
+/**
+ * Headers every console page carries: never cached (a page may show a key once). The service's
+ * one content security policy, framing and sniffing headers come from the shared security
+ * headers hook (@fastify/helmet); should it be missing, a policy of the same shape is set here.
+ */
+export function pageSecurityHeaders(reply: FastifyReply): void {
+  reply.header('cache-control', 'no-store');
+  reply.header('pragma', 'no-cache');
+  if (!reply.getHeader('content-security-policy')) {
+    reply.header(
+      'content-security-policy',
+      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
+    );
+    reply.header('x-frame-options', 'DENY');
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'same-origin');
+  }
+}
+
+export interface PageModel {
+  readonly title: string;
+  /** Which navigation entry is current. */
+  readonly nav?: string;
+  readonly [key: string]: unknown;
+}
+
+/** Renders a view inside the layout, with what every page needs (who is signed in, environment, CSRF token). */
+export async function renderPage(
+  request: ConsoleRequest,
+  reply: FastifyReply,
+  publicUrl: string,
+  view: string,
+  model: PageModel,
+  status = 200,
+): Promise<void> {
+  const csrf = csrfTokenForPage(request, reply, publicUrl);
+  const html = await reply.viewAsync(view, {
+    nav: '',
+    refreshSeconds: null,
+    account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
+    environment: request.consoleSession?.environment ?? 'TEST',
+    currentPath: request.url,
+    ...model,
+    csrf,
+  });
+  pageSecurityHeaders(reply);
+  await reply.status(status).type('text/html; charset=utf-8').send(html);
+}
+
+export function redirect(reply: FastifyReply, location: string): void {
+  pageSecurityHeaders(reply);
+  void reply.status(303).header('location', location).send();
+}
+
+/** A form field as a trimmed string ('' when absent or not text). */
+export function field(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value.trim() : '';
+}

@@ -1,0 +1,87 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { MessageQueries } from '../../messaging/application/message-queries.service';
+import { SendMessage } from '../../messaging/application/send-message.service';
+import { SANDBOX_NUMBERS } from '../../messaging/domain/sandbox';
+import { DomainError } from '../../shared/domain-error';
+import { RateLimiter } from '../../shared/http/rate-limiter';
+import { ConsoleCsrfGuard } from './console-auth';
+import { ConsolePageError, ConsoleRequest, field, redirect, renderPage } from './console-http';
+import { REFRESH_SECONDS } from './console.controller';
+
+const OUTCOMES: Record<string, string> = {
+  '+233200000001': 'ends DELIVERED',
+  '+233200000002': 'ends FAILED (undeliverable)',
+  '+233200000003': 'ends EXPIRED',
+  '+233200000004': 'rejected by the carrier (FAILED before SENT)',
+};
+
+/**
+ * The public try-out page (no sign-in, no key): sends to a sandbox number through the same
+ * service as POST /v1/sandbox/messages, and shows the outcome as it arrives.
+ */
+@ApiExcludeController()
+@UseGuards(ConsoleCsrfGuard)
+@Controller('try')
+export class TryController {
+  constructor(
+    private readonly sender: SendMessage,
+    private readonly messages: MessageQueries,
+    private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get()
+  async page(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.renderForm(request, reply, {});
+  }
+
+  @Post()
+  async send(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+    this.limiter.consumeForAddress(request.ip);
+    const input = {
+      to: field(body, 'to'),
+      sender_id: field(body, 'sender_id'),
+      message: typeof (body as Record<string, unknown>)?.message === 'string' ? String((body as Record<string, unknown>).message) : '',
+      type: 'transactional',
+    };
+    try {
+      const sent = await this.sender.send(input, { mode: 'sandbox' });
+      redirect(reply, `/try/messages/${encodeURIComponent(sent.message.id)}`);
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
+      await this.renderForm(request, reply, { input, error: error.message }, 400);
+    }
+  }
+
+  @Get('messages/:id')
+  async message(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+    this.limiter.consumeForAddress(request.ip);
+    const doc = await this.messages.find(id, 'sandbox');
+    if (!doc) throw new ConsolePageError(404, 'Not found', 'There is no try-out message with this id.');
+    const message = await this.messages.get(id, 'sandbox');
+    const final = ['DELIVERED', 'FAILED', 'EXPIRED'].includes(message.status);
+    await renderPage(request, reply, this.config.publicUrl, 'message', {
+      title: `Try-out message ${message.id}`,
+      nav: 'try',
+      message,
+      final,
+      tryout: true,
+      refreshSeconds: final ? null : REFRESH_SECONDS,
+      backHref: '/try',
+      backLabel: 'Send another',
+    });
+  }
+
+  private async renderForm(request: ConsoleRequest, reply: FastifyReply, extra: { input?: Record<string, string>; error?: string }, status = 200) {
+    await renderPage(request, reply, this.config.publicUrl, 'try', {
+      title: 'Try the SMS API',
+      nav: 'try',
+      numbers: SANDBOX_NUMBERS.map((number) => ({ number, outcome: OUTCOMES[number] ?? '' })),
+      input: extra.input ?? { to: SANDBOX_NUMBERS[0], sender_id: 'MyShop', message: 'Hello from the sandbox' },
+      error: extra.error ?? null,
+    }, status);
+  }
+}

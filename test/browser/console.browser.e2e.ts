@@ -1,0 +1,278 @@
+/**
+ * The web console and the try-out page, driven in a real browser (Debian's chromium through
+ * playwright-core). It also takes the screenshots in docs/screenshots for the README.
+ */
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { freePort, request, startTestApp, TestApp } from '../support/test-app';
+
+const CHROMIUM = '/usr/bin/chromium';
+const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
+const hasChromium = existsSync(CHROMIUM);
+if (!hasChromium) console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
+const describeBrowser = hasChromium ? describe : describe.skip;
+
+// A slow, busy machine: generous limits everywhere, and waits on conditions, never on time.
+jest.setTimeout(240_000);
+const UI_TIMEOUT = 30_000;
+
+/**
+ * Waits until the element shows `text`, across the page's own reloads (a page whose outcome is
+ * not final refreshes itself every 2 s).
+ */
+async function waitForText(page: Page, selector: string, text: string, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  let last: string | null = null;
+  while (Date.now() < deadline) {
+    try {
+      last = (await page.locator(selector).textContent({ timeout: 5_000 }))?.trim() ?? null;
+      if (last === text) return;
+    } catch {
+      /* the page was reloading: look again */
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`${selector} still shows ${JSON.stringify(last)}, not ${JSON.stringify(text)}, after ${timeoutMs} ms`);
+}
+
+describeBrowser('web console in a browser', () => {
+  let t: TestApp;
+  let browser: Browser;
+  let context: BrowserContext;
+  let page: Page;
+  const email = `console-${Date.now()}@example.com`;
+  const password = 'correct horse battery staple';
+  let mintedKey = '';
+
+  const url = (path: string) => `${t.baseUrl}${path}`;
+  const shot = async (name: string, target: Page = page) => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  };
+  const smsLeft = async () => Number((await page.locator('#sms-left').first().textContent())?.trim());
+
+  beforeAll(async () => {
+    const { chromium } = await import('playwright-core');
+    t = await startTestApp({ port: await freePort(), env: { TEST_DLR_DELAY_MS: '50' } });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      timeout: 120_000,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    // A phone-sized screen: the console must be usable there.
+    context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
+    context.setDefaultTimeout(UI_TIMEOUT);
+    context.setDefaultNavigationTimeout(UI_TIMEOUT * 2);
+    page = await context.newPage();
+  });
+
+  afterAll(async () => {
+    await context?.close().catch(() => undefined);
+    await browser?.close().catch(() => undefined);
+    await t?.close();
+  });
+
+  it('sends a signed-out visitor to sign in, and / to the console', async () => {
+    await page.goto(url('/'));
+    await page.waitForURL(/\/console\/signin/);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe('Sign in');
+  });
+
+  it('signs up and lands on the overview with 100 free TEST credits', async () => {
+    await page.goto(url('/console/signup'));
+    await page.getByLabel('Email').fill(email);
+    await page.getByLabel('Password').fill(password);
+    await page.getByRole('button', { name: 'Sign up' }).click();
+    await page.waitForURL(url('/console'));
+    expect(await smsLeft()).toBe(100);
+    const cookies = await context.cookies();
+    const session = cookies.find((c) => c.name === 'sms_console_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+  });
+
+  it('mints a TEST key shown once; the key works over the API; a reload does not show it again', async () => {
+    await page.goto(url('/console/keys'));
+    await page.getByLabel('Name').fill('Shop server');
+    await page.getByLabel('Environment').selectOption('TEST');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(url('/console/keys'));
+    const keyField = page.getByTestId('new-key');
+    mintedKey = await keyField.inputValue();
+    expect(mintedKey).toMatch(/^sms_test_[0-9A-Za-z]{32,}$/);
+    await expect(page.getByText('you will not see it again', { exact: false }).isVisible()).resolves.toBe(true);
+    await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
+
+    const billing = await request(t.baseUrl, 'GET', '/v1/billing', { key: mintedKey });
+    expect(billing.status).toBe(200);
+    expect(billing.body).toMatchObject({ environment: 'TEST', sms_left: 100 });
+
+    await page.reload();
+    await expect(page.getByTestId('new-key').count()).resolves.toBe(0);
+    expect(await page.content()).not.toContain(mintedKey);
+    const row = page.locator('tr', { hasText: 'Shop server' });
+    expect(await row.textContent()).toContain(mintedKey.slice(-4));
+    expect(await row.textContent()).toContain('TEST');
+  });
+
+  it('takes a screenshot of the keys page with a throwaway key shown once', async () => {
+    await page.getByLabel('Name').fill('Screenshot (revoked)');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    await page.waitForURL(url('/console/keys'));
+    await page.getByTestId('new-key').waitFor();
+    await shot('keys');
+    await page.locator('tr', { hasText: 'Screenshot (revoked)' }).getByRole('button', { name: /Revoke/ }).click();
+    await page.waitForURL(url('/console/keys'));
+    await page.locator('tr', { hasText: 'Screenshot (revoked)' }).getByText('Revoked', { exact: true }).waitFor();
+  });
+
+  it('sends from the console to +233200000001 and watches it reach DELIVERED', async () => {
+    await page.goto(url('/console/send'));
+    await page.getByLabel('To', { exact: true }).fill('+233200000001');
+    await page.getByLabel('Sender ID').fill('MyShop');
+    await page.getByLabel('Message').fill('Your order #42 is ready');
+    await shot('send');
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/console\/messages\/msg_/);
+    // The page refreshes itself (meta refresh) until the outcome is final.
+    await waitForText(page, '#message-status', 'DELIVERED');
+    expect(await page.locator('#dlr').textContent()).toContain('DELIVRD');
+    await shot('message');
+    // Delivered: the reserved credit is captured; the overview shows the message.
+    await page.goto(url('/console'));
+    expect(await smsLeft()).toBe(99);
+    expect(await page.locator('table').textContent()).toContain('+233200000001');
+    await shot('overview');
+  });
+
+  it('renders a message body containing <script> as text, and runs no script', async () => {
+    const body = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
+    await page.goto(url('/console/send'));
+    await page.getByLabel('To', { exact: true }).fill('+233200000001');
+    await page.getByLabel('Sender ID').fill('MyShop');
+    await page.getByLabel('Message').fill(body);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/console\/messages\/msg_/);
+    expect(await page.locator('#message-body').textContent()).toBe(body);
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+    expect(await page.locator('#message-body script, #message-body img').count()).toBe(0);
+    await page.goto(url('/console/messages'));
+    expect(await page.locator('table').textContent()).toContain('<script>');
+    expect(await page.evaluate('window.__xss')).toBeUndefined();
+  });
+
+  it('buys a package through the hosted checkout page and sees sms_left grow', async () => {
+    await page.goto(url('/console/billing'));
+    const before = await smsLeft();
+    await shot('buy-credits');
+    const firstPackage = page.locator('form.package').first();
+    const credits = Number((await firstPackage.textContent())?.match(/(\d+) SMS credits/)?.[1]);
+    expect(credits).toBeGreaterThan(0);
+    await firstPackage.getByRole('button', { name: /^Buy/ }).click();
+    await page.waitForURL(/\/checkout\/chk_/);
+    await page.getByRole('button', { name: /^Pay/ }).click();
+    await page.waitForURL(/\/console\/billing\/return\?checkout_id=chk_/, { timeout: 60_000 });
+    await waitForText(page, '#checkout-status', 'succeeded');
+    expect(Number(await page.locator('#checkout-sms').textContent())).toBe(credits);
+    expect(await smsLeft()).toBe(before + credits);
+    await page.goto(url('/console'));
+    expect(await smsLeft()).toBe(before + credits);
+  });
+
+  it('lists the wallet history for auditors', async () => {
+    await page.goto(url('/console/wallet'));
+    const text = await page.locator('table').textContent();
+    for (const type of ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured']) expect(text).toContain(type);
+  });
+
+  it('revokes the key, and the API refuses it', async () => {
+    await page.goto(url('/console/keys'));
+    await page.locator('tr', { hasText: 'Shop server' }).getByRole('button', { name: /Revoke/ }).click();
+    await page.waitForURL(url('/console/keys'));
+    await page.locator('tr', { hasText: 'Shop server' }).getByText('Revoked', { exact: true }).waitFor();
+    const refused = await request(t.baseUrl, 'GET', '/v1/billing', { key: mintedKey });
+    expect(refused.status).toBe(401);
+  });
+
+  it('refuses a form posted without the CSRF token with a 403 page', async () => {
+    const status = await page.evaluate(async () => {
+      const response = await fetch('/console/keys', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'name=forged&environment=TEST',
+      });
+      return { status: response.status, text: await response.text() };
+    });
+    expect(status.status).toBe(403);
+    expect(status.text).toContain('This form has expired');
+    // Removing the hidden field from a real form gives the same refusal, as a page.
+    await page.goto(url('/console/keys'));
+    await page.locator('form[action="/console/keys"] input[name="_csrf"]').evaluate((input) => input.remove());
+    await page.getByLabel('Name').fill('forged');
+    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/keys') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    expect(response.status()).toBe(403);
+    await page.getByRole('heading', { name: 'This form has expired' }).waitFor();
+    await page.goto(url('/console/keys'));
+    expect(await page.locator('tr', { hasText: 'forged' }).count()).toBe(0);
+  });
+
+  it('signs out, and the old session no longer opens the console', async () => {
+    const before = (await context.cookies()).find((c) => c.name === 'sms_console_session')!;
+    await page.goto(url('/console'));
+    await page.getByRole('button', { name: /Sign out/ }).click();
+    await page.waitForURL(/\/console\/signin/);
+    // Replaying the old cookie: the server ended the session.
+    const replay = await fetch(url('/console'), { headers: { cookie: `sms_console_session=${before.value}` }, redirect: 'manual' });
+    expect(replay.status).toBe(303);
+    expect(replay.headers.get('location')).toMatch(/^\/console\/signin/);
+  });
+
+  it('the try-out works signed out and shows the outcome until final', async () => {
+    const visitor = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    visitor.setDefaultTimeout(UI_TIMEOUT);
+    try {
+      const p = await visitor.newPage();
+      await p.goto(url('/try'));
+      await p.getByLabel('+233200000002').check();
+      await p.getByLabel('Message').fill('Hello from the try-out');
+      await shot('try', p);
+      await p.getByRole('button', { name: 'Send test message' }).click();
+      await p.waitForURL(/\/try\/messages\/msg_/);
+      await waitForText(p, '#message-status', 'FAILED');
+      expect(await p.locator('#dlr').textContent()).toContain('undeliverable');
+    } finally {
+      await visitor.close();
+    }
+  });
+
+  it('answers console errors as HTML pages, and keeps JSON for the API', async () => {
+    const missing = await fetch(url('/console/no-such-page'));
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get('content-type')).toContain('text/html');
+    const api = await fetch(url('/v1/no-such-thing'));
+    expect(api.status).toBe(404);
+    expect(api.headers.get('content-type')).toContain('application/json');
+  });
+
+  it('pauses sign-in after 5 failures for an email from one address (429 with Retry-After)', async () => {
+    const p = await context.newPage();
+    try {
+      for (let i = 0; i < 5; i++) {
+        await p.goto(url('/console/signin'));
+        await p.getByLabel('Email').fill(email);
+        await p.getByLabel('Password').fill(`wrong password ${i}`);
+        await p.getByRole('button', { name: 'Sign in' }).click();
+        await p.getByText('do not match').waitFor();
+      }
+      await p.goto(url('/console/signin'));
+      await p.getByLabel('Email').fill(email);
+      await p.getByLabel('Password').fill(password);
+      const [response] = await Promise.all([p.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'), p.getByRole('button', { name: 'Sign in' }).click()]);
+      expect(response.status()).toBe(429);
+      expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
+    } finally {
+      await p.close();
+    }
+  });
+});
