@@ -5,6 +5,7 @@ import { ProjectionsService } from '../../shared/projections/projections.service
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { messageDecider, recordReceipt } from '../domain/message.decider';
 import { messageStream } from '../domain/message.events';
+import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import type { CarrierReceipt, ReceiptSink } from '../ports/carrier.port';
 import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messages.projection';
 
@@ -12,6 +13,10 @@ import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messag
  * The one inbound path for delivery outcomes (simulated or SMPP): finds the message by the
  * carrier's id and records the receipt with the decider, which ignores duplicates, receipts of
  * finished messages and unknown parts, so a receipt delivered twice never settles twice.
+ *
+ * A fast carrier's receipt can overtake the dispatcher recording MessageSent (the carrier ids
+ * come with it), and once answered the carrier never sends it again: an unknown id is looked up
+ * again for up to receiptMatchGraceMs before the receipt is dropped.
  */
 @Injectable()
 export class DeliveryReceipts implements ReceiptSink {
@@ -21,14 +26,19 @@ export class DeliveryReceipts implements ReceiptSink {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly aggregates: AggregateStore,
     private readonly projections: ProjectionsService,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
   async receipt(receipt: CarrierReceipt): Promise<void> {
     let messageId = await this.lookup(receipt);
-    if (!messageId) {
-      // MessageSent may be recorded but not yet projected: catch up once and look again.
+    const deadline = Date.now() + this.options.receiptMatchGraceMs;
+    for (let pause = 25; !messageId; pause = Math.min(pause * 2, 500)) {
+      // MessageSent may be recorded but not yet projected, or (a receipt racing ahead of the
+      // submit result) not recorded yet: catch up and look again, for a short while.
       await this.projections.catchUp([MESSAGES_PROJECTION]);
       messageId = await this.lookup(receipt);
+      if (messageId || Date.now() >= deadline) break;
+      await new Promise((resolve) => setTimeout(resolve, pause));
     }
     if (!messageId) {
       this.logger.warn(

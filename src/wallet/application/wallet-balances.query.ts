@@ -1,12 +1,21 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { WALLETS, WalletBalanceView } from '../projections/wallet-balance.projection';
+import { WALLETS, WalletBalanceView, walletBalanceProjection } from '../projections/wallet-balance.projection';
 
 @Injectable()
 export class WalletBalances {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly projections: ProjectionsService,
+  ) {}
 
-  get(walletId: string): Promise<WalletBalanceView | null> {
+  /**
+   * The balance as of everything recorded so far: a caller who was just told a send was
+   * accepted, or a checkout succeeded, sees it in `sms_left` on the very next read.
+   */
+  async get(walletId: string): Promise<WalletBalanceView | null> {
+    await this.projections.catchUp([walletBalanceProjection.name]);
     return this.reads.get<WalletBalanceView>(WALLETS, walletId);
   }
 }
