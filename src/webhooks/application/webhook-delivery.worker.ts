@@ -1,0 +1,184 @@
+import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { CLOCK, Clock } from '../../shared/clock';
+import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { ProjectionsService } from '../../shared/projections/projections.service';
+import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { backoffMs, windowExpired } from '../domain/delivery-policy';
+import { signatureHeader } from '../domain/webhook-signature';
+import { webhookDeliveriesStream, WebhookDeliveryEvent } from '../domain/webhook.events';
+import { WEBHOOK_SENDER, WebhookSender } from '../ports/webhook-sender.port';
+import { WEBHOOK_ENDPOINTS, WebhookEndpointDoc } from '../projections/webhook-endpoints.projection';
+import {
+  ACTIVE_PARTITION,
+  WEBHOOK_DELIVERIES,
+  WEBHOOK_ENDPOINT_HEALTH,
+  WEBHOOK_OUTBOX_PROJECTION,
+  WEBHOOK_QUEUES,
+  WebhookDeliveryDoc,
+  WebhookEndpointHealthDoc,
+  WebhookQueueDoc,
+} from '../projections/webhook-outbox.projection';
+import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
+import { WebhookEndpoints } from './webhook-endpoints.service';
+
+/**
+ * Delivers the durable outbox, at least once. Each tick looks at every endpoint with pending
+ * deliveries; per (endpoint, subject) only the oldest pending delivery may go, so a message's
+ * later state never overtakes an earlier one that is not acknowledged yet. Each endpoint has a
+ * few deliveries in flight at most, each bounded by a timeout, so a slow receiver holds up
+ * only itself. Outcomes are recorded as events; the outbox read model follows them. An attempt
+ * cut short by a shutdown records nothing and is simply made again after the restart.
+ */
+@Injectable()
+export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
+  private readonly logger = new Logger('webhooks');
+  private readonly inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  private readonly abort = new AbortController();
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private stopped = true;
+
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly projections: ProjectionsService,
+    private readonly endpoints: WebhookEndpoints,
+    @Inject(WEBHOOK_SENDER) private readonly sender: WebhookSender,
+    @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (!this.config.runProcessManagers) return;
+    this.stopped = false;
+    this.schedule();
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    this.stopped = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.abort.abort();
+    await this.ticking;
+    await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
+  }
+
+  private schedule(): void {
+    if (this.stopped) return;
+    this.timer = setTimeout(() => {
+      this.ticking = this.tick()
+        .catch((error) => this.logger.warn(`webhook outbox tick failed: ${(error as Error).message}`))
+        .finally(() => {
+          this.ticking = null;
+          this.schedule();
+        });
+    }, this.options.pollMs);
+  }
+
+  /** One look at the outbox; starts every delivery that may go now. Exposed for tests. */
+  async tick(): Promise<void> {
+    const queues = await this.reads.list<WebhookQueueDoc>(WEBHOOK_QUEUES, { partition: ACTIVE_PARTITION, order: 'asc', limit: 10_000 });
+    const now = this.clock.now();
+    for (const queue of queues) {
+      if (this.stopped || this.inFlight.size >= this.options.totalConcurrency) return;
+      let busy = this.inFlightFor(queue.endpointId);
+      if (busy >= this.options.perEndpointConcurrency) continue;
+      const pending = await this.reads.list<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, {
+        partition: queue.endpointId,
+        order: 'asc',
+        limit: 200,
+      });
+      if (pending.length === 0) continue;
+      const endpoint = await this.reads.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, queue.endpointId);
+      const seen = new Set<string>();
+      for (const delivery of pending) {
+        if (delivery.status !== 'pending') continue;
+        // Only the oldest pending delivery of each subject may go (per-message order).
+        if (seen.has(delivery.subject)) continue;
+        seen.add(delivery.subject);
+        if (this.inFlight.has(delivery.id)) continue;
+        if (!endpoint || endpoint.status !== 'enabled') {
+          this.start(delivery, () => this.abandon(delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted'));
+          continue;
+        }
+        if (Date.parse(delivery.nextAttemptAt) > now.getTime()) continue;
+        if (busy >= this.options.perEndpointConcurrency || this.inFlight.size >= this.options.totalConcurrency) break;
+        busy++;
+        this.start(delivery, () => this.deliver(delivery, endpoint));
+      }
+    }
+  }
+
+  private inFlightFor(endpointId: string): number {
+    let n = 0;
+    for (const f of this.inFlight.values()) if (f.endpointId === endpointId) n++;
+    return n;
+  }
+
+  private start(delivery: WebhookDeliveryDoc, work: () => Promise<void>): void {
+    const done = work()
+      .catch((error) => this.logger.warn(`webhook ${delivery.id} attempt failed to record: ${(error as Error).message}`))
+      .finally(() => this.inFlight.delete(delivery.id));
+    this.inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
+  }
+
+  private async deliver(delivery: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
+    const body = JSON.stringify(delivery.event);
+    const startedAt = this.clock.now();
+    const response = await this.sender.send({
+      url: endpoint.url,
+      body,
+      headers: {
+        'content-type': 'application/json',
+        'user-agent': 'sms-wallet-webhooks/1.0',
+        'sms-signature': signatureHeader(endpoint.secret, body, startedAt),
+      },
+      publicOnly: endpoint.environment === 'LIVE',
+      timeoutMs: this.options.timeoutMs,
+      signal: this.abort.signal,
+    });
+    if (this.stopped) return; // cut short by the shutdown: not an attempt; made again after the restart
+    const now = this.clock.now();
+    const attempt = delivery.attempts + 1;
+    if (response.status !== null && response.status >= 200 && response.status < 300) {
+      await this.recordOutcome(delivery, {
+        type: 'WebhookDeliverySucceeded',
+        data: { evtId: delivery.evtId, attempt, statusCode: response.status, at: now.toISOString() },
+      });
+      return;
+    }
+    const error = response.error ?? `HTTP ${response.status}`;
+    if (windowExpired(this.options.retry, delivery.firstAttemptAt, now)) {
+      await this.recordOutcome(delivery, {
+        type: 'WebhookDeliveryAbandoned',
+        data: { evtId: delivery.evtId, reason: `retried for the whole window; last: ${error}`, at: now.toISOString() },
+      });
+    } else {
+      const nextAttemptAt = new Date(now.getTime() + backoffMs(this.options.retry, attempt)).toISOString();
+      await this.recordOutcome(delivery, {
+        type: 'WebhookDeliveryFailed',
+        data: { evtId: delivery.evtId, attempt, statusCode: response.status, error, at: now.toISOString(), nextAttemptAt },
+      });
+    }
+    const health = await this.reads.get<WebhookEndpointHealthDoc>(WEBHOOK_ENDPOINT_HEALTH, endpoint.id);
+    if (windowExpired(this.options.retry, health?.failingSince ?? null, now)) {
+      this.logger.warn(`webhook endpoint ${endpoint.id} failed continuously since ${health?.failingSince}; disabling it`);
+      await this.endpoints.disable(endpoint.id, `failing continuously since ${health?.failingSince}; last: ${error}`);
+    }
+  }
+
+  private async abandon(delivery: WebhookDeliveryDoc, reason: string): Promise<void> {
+    await this.recordOutcome(delivery, {
+      type: 'WebhookDeliveryAbandoned',
+      data: { evtId: delivery.evtId, reason, at: this.clock.now().toISOString() },
+    });
+  }
+
+  /** Records the outcome, then waits for the outbox to show it, so the delivery is not picked again. */
+  private async recordOutcome(delivery: WebhookDeliveryDoc, event: WebhookDeliveryEvent): Promise<void> {
+    const appended = await this.events.append(webhookDeliveriesStream(delivery.endpointId), [event], 'any');
+    if (this.stopped) return;
+    await this.projections.waitFor(appended.position, [WEBHOOK_OUTBOX_PROJECTION]);
+  }
+}

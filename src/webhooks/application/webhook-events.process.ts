@@ -1,0 +1,181 @@
+import { createHash } from 'node:crypto';
+import { toCheckoutObject, checkoutsProjection, CHECKOUTS, CheckoutView } from '../../billing/projections/checkouts.projection';
+import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
+import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
+import type { MessageEvent } from '../../messaging/domain/message.events';
+import { MESSAGES, MessageDoc, messagesProjection, toApiMessage } from '../../messaging/projections/messages.projection';
+import { fold } from '../../shared/decider';
+import { ConcurrencyError, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
+import type { Projection, ProjectionView } from '../../shared/projections/projection';
+import type { DocumentIndex } from '../../shared/read-store/read-store.port';
+import {
+  WEBHOOK_ENDPOINT_STREAM_PREFIX,
+  WebhookEndpointEvent,
+  WebhookEventObject,
+  WebhookEventRecorded,
+  WebhookEventType,
+  webhookEventsStream,
+} from '../domain/webhook.events';
+
+export const WEBHOOK_EVENTS_PROCESS = 'webhook-events';
+/** The process manager's own view of each wallet's enabled endpoints, as of its checkpoint. */
+const PM_WALLETS = 'webhook-pm-wallets';
+const PM_ENDPOINTS = 'webhook-pm-endpoints';
+
+interface PmWallet {
+  readonly endpoints: readonly { readonly id: string; readonly events: readonly WebhookEventType[] }[];
+}
+
+const MESSAGE_TYPES: Record<string, WebhookEventType> = {
+  MessageSent: 'message.sent',
+  MessageDelivered: 'message.delivered',
+  MessageFailed: 'message.failed',
+  MessageExpired: 'message.expired',
+};
+
+/** Deterministic from the source event, so a replay after a crash names the same event. */
+export function webhookEventId(streamId: string, revision: bigint): string {
+  return `evt_${createHash('sha256').update(`${streamId}@${revision}`).digest('hex').slice(0, 32)}`;
+}
+
+/**
+ * Turns message state changes and paid checkouts into the wallet's webhook events, recorded in
+ * `webhook-events-<walletId>` with the endpoints subscribed at that point of the log. Recording
+ * is idempotent: each recorded event keeps its source position, and a source at or below the
+ * stream's last one was recorded already (this process handles the log in order).
+ */
+export function webhookEventsProcess(events: EventStore, publicUrl: string): Projection {
+  const checkouts = checkoutsProjection(publicUrl);
+  return {
+    name: WEBHOOK_EVENTS_PROCESS,
+    kind: 'process-manager',
+    collections: [PM_WALLETS, PM_ENDPOINTS],
+    filter: {
+      streamPrefixes: ['message-', CHECKOUT_STREAM_PREFIX, WEBHOOK_ENDPOINT_STREAM_PREFIX],
+      eventTypes: [
+        ...Object.keys(MESSAGE_TYPES),
+        'CheckoutSucceeded',
+        'WebhookEndpointCreated',
+        'WebhookEndpointDeleted',
+        'WebhookEndpointDisabled',
+      ],
+    },
+    async apply(recorded: RecordedEvent, view: ProjectionView) {
+      if (recorded.streamId.startsWith(WEBHOOK_ENDPOINT_STREAM_PREFIX)) return trackEndpoint(recorded, view);
+      const history = await events.readStream(recorded.streamId, { limit: Number(recorded.revision) + 1 });
+      if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
+      const built = recorded.streamId.startsWith(CHECKOUT_STREAM_PREFIX)
+        ? await checkoutEvent(history, recorded)
+        : await messageEvent(history, recorded);
+      if (!built) return;
+      const wallet = await view.get<PmWallet>(PM_WALLETS, built.walletId);
+      const endpoints = (wallet?.endpoints ?? []).filter((e) => e.events.includes(built.event.type)).map((e) => e.id);
+      await record(events, built.walletId, {
+        type: 'WebhookEventRecorded',
+        data: {
+          event: built.event,
+          subject: built.subject,
+          source: { streamId: recorded.streamId, revision: recorded.revision.toString(), position: recorded.position.toString() },
+          endpoints,
+        },
+      });
+    },
+  };
+
+  async function checkoutEvent(history: RecordedEvent[], recorded: RecordedEvent) {
+    if (recorded.type !== 'CheckoutSucceeded') return null;
+    const view = new MemoryView();
+    for (const event of history) await checkouts.apply(event, view);
+    const doc = [...view.docs(CHECKOUTS)][0] as CheckoutView | undefined;
+    if (!doc || doc.status !== 'succeeded') return null;
+    const at = new Date((recorded.data as { succeededAt: string }).succeededAt);
+    return {
+      walletId: doc.walletId,
+      subject: doc.id,
+      // A checkout's states: pending (1), then its outcome (2).
+      event: eventObject(recorded, 'checkout.succeeded', 2, toCheckoutObject(doc, at)),
+    };
+  }
+}
+
+async function messageEvent(history: RecordedEvent[], recorded: RecordedEvent) {
+  const type = MESSAGE_TYPES[recorded.type];
+  if (!type) return null;
+  const domain = history as unknown as MessageEvent[];
+  const before = fold(messageDecider, domain.slice(0, -1));
+  const after = messageDecider.evolve(before, domain[domain.length - 1]);
+  // Only a real state change is an event; sandbox messages have no wallet.
+  if (!isMessage(after) || !isMessage(before) || after.sequence === before.sequence || !after.walletId) return null;
+  const view = new MemoryView();
+  for (const event of history) await messagesProjection.apply(event, view);
+  const doc = await view.get<MessageDoc>(MESSAGES, after.messageId);
+  if (!doc) return null;
+  return {
+    walletId: after.walletId,
+    subject: after.messageId,
+    event: eventObject(recorded, type, after.sequence, toApiMessage(doc)),
+  };
+}
+
+function eventObject(recorded: RecordedEvent, type: WebhookEventType, sequence: number, data: object): WebhookEventObject {
+  return {
+    id: webhookEventId(recorded.streamId, recorded.revision),
+    object: 'event',
+    type,
+    created_at: recorded.recordedAt.toISOString(),
+    sequence,
+    data: data as Record<string, unknown>,
+  };
+}
+
+async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
+  const event = recorded as unknown as RecordedEvent & WebhookEndpointEvent;
+  const endpointId = recorded.streamId.slice(WEBHOOK_ENDPOINT_STREAM_PREFIX.length);
+  let walletId: string;
+  if (event.type === 'WebhookEndpointCreated') {
+    walletId = event.data.walletId;
+    view.put(PM_ENDPOINTS, endpointId, { walletId });
+  } else {
+    const known = await view.get<{ walletId: string }>(PM_ENDPOINTS, endpointId);
+    if (!known) return;
+    walletId = known.walletId;
+  }
+  const wallet = (await view.get<PmWallet>(PM_WALLETS, walletId)) ?? { endpoints: [] };
+  const others = wallet.endpoints.filter((e) => e.id !== endpointId);
+  const endpoints = event.type === 'WebhookEndpointCreated' ? [...others, { id: endpointId, events: event.data.events }] : others;
+  view.put(PM_WALLETS, walletId, { endpoints } satisfies PmWallet);
+}
+
+/** Appends unless the source was recorded already; a racing writer makes it look again. */
+async function record(events: EventStore, walletId: string, event: WebhookEventRecorded): Promise<void> {
+  const stream = webhookEventsStream(walletId);
+  const position = BigInt(event.data.source.position);
+  for (let attempt = 1; ; attempt++) {
+    const [last] = await events.readStream(stream, { direction: 'backwards', limit: 1 });
+    if (last && BigInt((last.data as WebhookEventRecorded['data']).source.position) >= position) return;
+    try {
+      await events.append(stream, [event], last ? last.revision : 'no_stream');
+      return;
+    } catch (error) {
+      if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
+    }
+  }
+}
+
+/** A throwaway view to fold one stream through a read model's own `apply`. */
+class MemoryView implements ProjectionView {
+  private readonly store = new Map<string, Map<string, unknown>>();
+  async get<T>(collection: string, id: string): Promise<T | null> {
+    return (this.store.get(collection)?.get(id) as T) ?? null;
+  }
+  put(collection: string, id: string, doc: unknown, _index?: DocumentIndex): void {
+    if (!this.store.has(collection)) this.store.set(collection, new Map());
+    this.store.get(collection)!.set(id, doc);
+  }
+  delete(collection: string, id: string): void {
+    this.store.get(collection)?.delete(id);
+  }
+  docs(collection: string): Iterable<unknown> {
+    return this.store.get(collection)?.values() ?? [];
+  }
+}

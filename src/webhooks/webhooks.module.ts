@@ -1,0 +1,36 @@
+import { Inject, Module } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
+import { ProjectionsService } from '../shared/projections/projections.service';
+import { DnsAddressGuard, HttpWebhookSender } from './adapters/http-webhook-sender.adapter';
+import { WebhookDeliveryWorker } from './application/webhook-delivery.worker';
+import { WebhookEndpoints } from './application/webhook-endpoints.service';
+import { webhookEventsProcess } from './application/webhook-events.process';
+import { WebhookEventsQuery } from './application/webhook-events.query';
+import { WebhookEndpointsHttpController, WebhookEventsHttpController } from './http/webhooks.http.controller';
+import { ADDRESS_GUARD, WEBHOOK_SENDER } from './ports/webhook-sender.port';
+import { webhookEndpointsProjection } from './projections/webhook-endpoints.projection';
+import { webhookOutboxProjection } from './projections/webhook-outbox.projection';
+import { loadWebhookOptions, WEBHOOK_OPTIONS } from './webhooks.options';
+
+/**
+ * Webhooks (API.md): endpoints per wallet, the wallet's events recorded from the log by a
+ * process manager, and at-least-once signed delivery through a durable outbox.
+ */
+@Module({
+  controllers: [WebhookEndpointsHttpController, WebhookEventsHttpController],
+  providers: [
+    { provide: WEBHOOK_OPTIONS, useFactory: () => loadWebhookOptions() },
+    { provide: WEBHOOK_SENDER, useClass: HttpWebhookSender },
+    { provide: ADDRESS_GUARD, useClass: DnsAddressGuard },
+    WebhookEndpoints,
+    WebhookEventsQuery,
+    WebhookDeliveryWorker,
+  ],
+  exports: [WebhookEndpoints, WebhookEventsQuery],
+})
+export class WebhooksModule {
+  constructor(projections: ProjectionsService, @Inject(EVENT_STORE) events: EventStore, @Inject(APP_CONFIG) config: AppConfig) {
+    projections.register(webhookEndpointsProjection, webhookOutboxProjection, webhookEventsProcess(events, config.publicUrl));
+  }
+}
