@@ -46,12 +46,9 @@ export interface EventStoreFixture {
 
 export type EventStoreFactory = () => Promise<EventStoreFixture>;
 
-/** Long enough for anything that works on a slow, busy machine; short enough to fail a hang. */
-const PATIENCE_MS = 30_000;
-
 export function describeEventStoreContract(name: string, factory: EventStoreFactory): void {
   describe(`EventStore contract: ${name}`, () => {
-    let fixture: EventStoreFixture;
+    let fixture: EventStoreFixture | undefined;
     let store: EventStore;
     let subscriptions: Subscription[];
     let ns: string;
@@ -64,12 +61,16 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
     });
 
     afterEach(async () => {
-      await Promise.all(subscriptions.map((s) => s.stop()));
-      await fixture.cleanup();
+      await Promise.all((subscriptions ?? []).map((s) => s.stop()));
+      const done = fixture;
+      fixture = undefined;
+      await done?.cleanup();
     });
 
     /** Subscribes, records every callback in order, and stops the subscription after the test. */
-    function follow(options: Omit<SubscribeOptions, 'onEvents'> & { onEvents?: SubscribeOptions['onEvents'] }) {
+    function follow(
+      options: Omit<SubscribeOptions, 'onEvents'> & { onEvents?: SubscribeOptions['onEvents'] },
+    ) {
       const log = {
         events: [] as RecordedEvent[],
         batches: [] as RecordedEvent[][],
@@ -113,7 +114,9 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
     ): Promise<void> {
       const error = await attempt.then(
         () => {
-          throw new Error(`append succeeded; expected a ConcurrencyError ${JSON.stringify(String(expected.expected))}`);
+          throw new Error(
+            `append succeeded; expected a ConcurrencyError ${JSON.stringify(String(expected.expected))}`,
+          );
         },
         (e: unknown) => e,
       );
@@ -130,7 +133,8 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
 
     function expectStrictlyIncreasing(values: readonly bigint[]): void {
       for (let i = 1; i < values.length; i++) {
-        if (values[i] <= values[i - 1]) throw new Error(`not strictly increasing at ${i}: ${values.join(', ')}`);
+        if (values[i] <= values[i - 1])
+          throw new Error(`not strictly increasing at ${i}: ${values.join(', ')}`);
       }
     }
 
@@ -155,7 +159,11 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
         expect(revisionsOf(events)).toEqual([0n, 1n, 2n]);
         expect(events.map((e) => e.type)).toEqual(['Opened', 'Renamed', 'Noted']);
         expect(events[0].data).toEqual({ email: 'a@example.com', credits: 100 });
-        expect(events[1].data).toEqual({ name: 'Ada', tags: ['x', 'y'], nested: { n: 1, ok: true, nothing: null } });
+        expect(events[1].data).toEqual({
+          name: 'Ada',
+          tags: ['x', 'y'],
+          nested: { n: 1, ok: true, nothing: null },
+        });
         expect(events[2].data).toEqual({ text: 'ünïcødé ✓' });
         expect(events[0].metadata).toEqual({});
         expect(events[2].metadata).toEqual({ correlationId: 'req_1', causationId: 'cmd_1' });
@@ -290,7 +298,9 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       it("many appenders creating one stream with 'no_stream': exactly one wins", async () => {
         const stream = `wallet${ns}-1`;
         const outcomes = await Promise.allSettled(
-          Array.from({ length: 25 }, (_, i) => store.append(stream, [event('Opened', { appender: i })], 'no_stream')),
+          Array.from({ length: 25 }, (_, i) =>
+            store.append(stream, [event('Opened', { appender: i })], 'no_stream'),
+          ),
         );
         expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(1);
         for (const outcome of outcomes) {
@@ -305,42 +315,44 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       it('writers racing on the head in this process never lose or duplicate a revision', async () => {
         const stream = `wallet${ns}-1`;
         const target = 60;
-        const reports = await Promise.all([0, 1, 2, 3].map((w) => raceAppends(store, stream, target, `w${w}`)));
+        const reports = await Promise.all(
+          [0, 1, 2, 3].map((w) => raceAppends(store, stream, target, `w${w}`)),
+        );
         expectRaceOutcome(await store.readStream(stream), target, reports);
       });
 
-      it(
-        'a second OS process racing on the same stream: each revision is won by exactly one writer',
-        async () => {
-          if (!fixture.remote) return warnNoRemote('two-process append race');
-          const stream = `wallet${ns}-1`;
-          const target = 400;
-          const remote = startRemote<RaceReport>(fixture.remote, {
-            kind: 'race',
-            streamId: stream,
-            target,
-            writer: 'other-process',
-          });
-          try {
-            await remote.ready;
-            // Both processes start at the same moment, so they really collide on the head.
-            const startAt = Date.now() + 300;
-            remote.go(startAt);
-            await sleep(startAt - Date.now());
-            const [mine, theirs] = await Promise.all([raceAppends(store, stream, target, 'this-process'), remote.done]);
-            const events = await store.readStream(stream);
-            expectRaceOutcome(events, target, [mine, theirs]);
-            // Not asserted (scheduling decides it), but worth seeing when the suite is run by hand.
-            console.info(
-              `two-process race: this process won ${mine.wins.length} (${mine.conflicts.length} conflicts), ` +
-                `the other ${theirs.wins.length} (${theirs.conflicts.length} conflicts)`,
-            );
-          } finally {
-            remote.kill();
-          }
-        },
-        120_000,
-      );
+      it('a second OS process racing on the same stream: each revision is won by exactly one writer', async () => {
+        const remoteSpec = fixture?.remote;
+        if (!remoteSpec) return warnNoRemote('two-process append race');
+        const stream = `wallet${ns}-1`;
+        const target = 400;
+        const remote = startRemote<RaceReport>(remoteSpec, {
+          kind: 'race',
+          streamId: stream,
+          target,
+          writer: 'other-process',
+        });
+        try {
+          await remote.ready;
+          // Both processes start at the same moment, so they really collide on the head.
+          const startAt = Date.now() + 300;
+          remote.go(startAt);
+          await sleep(startAt - Date.now());
+          const [mine, theirs] = await Promise.all([
+            raceAppends(store, stream, target, 'this-process'),
+            remote.done,
+          ]);
+          const events = await store.readStream(stream);
+          expectRaceOutcome(events, target, [mine, theirs]);
+          // Not asserted (scheduling decides it), but worth seeing when the suite is run by hand.
+          console.info(
+            `two-process race: this process won ${mine.wins.length} (${mine.conflicts.length} conflicts), ` +
+              `the other ${theirs.wins.length} (${theirs.conflicts.length} conflicts)`,
+          );
+        } finally {
+          remote.kill();
+        }
+      }, 120_000);
 
       /** Every revision written once, by the writer that claimed it, at the expected revision it claimed. */
       function expectRaceOutcome(events: RecordedEvent[], target: number, reports: RaceReport[]): void {
@@ -398,7 +410,8 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       /** Appends the given (stream, type) pairs one append each, returning the results in order. */
       async function appendInOrder(items: readonly [string, string][]): Promise<AppendResult[]> {
         const results: AppendResult[] = [];
-        for (const [stream, type] of items) results.push(await store.append(stream, [event(type, { stream })], 'any'));
+        for (const [stream, type] of items)
+          results.push(await store.append(stream, [event(type, { stream })], 'any'));
         return results;
       }
       const readAllOurs = (options: ReadAllOptions & { filter: EventFilter }) => store.readAll(options);
@@ -426,9 +439,9 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
         // Unfiltered, the same events come in the same order (a shared server may add others).
         const everything = await store.readAll({ after: before, limit: 100_000 });
         expectStrictlyIncreasing(positionsOf(everything));
-        expect(
-          everything.filter((e) => [a, b, c].includes(e.streamId)).map((e) => e.position),
-        ).toEqual(results.map((r) => r.position));
+        expect(everything.filter((e) => [a, b, c].includes(e.streamId)).map((e) => e.position)).toEqual(
+          results.map((r) => r.position),
+        );
 
         // From the start (after: null or absent) the log includes them too.
         const fromStart = await store.readAll({ after: null, limit: 100_000, filter: ours });
@@ -446,8 +459,12 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
         const afterSecond = await readAllOurs({ after: positions[1], filter });
         expect(positionsOf(afterSecond)).toEqual(positions.slice(2));
         expect(await readAllOurs({ after: positions[6], filter })).toEqual([]);
-        expect(positionsOf(await readAllOurs({ after: before, limit: 3, filter }))).toEqual(positions.slice(0, 3));
-        expect(positionsOf(await readAllOurs({ after: positions[4], limit: 1, filter }))).toEqual([positions[5]]);
+        expect(positionsOf(await readAllOurs({ after: before, limit: 3, filter }))).toEqual(
+          positions.slice(0, 3),
+        );
+        expect(positionsOf(await readAllOurs({ after: positions[4], limit: 1, filter }))).toEqual([
+          positions[5],
+        ]);
 
         const paged: bigint[] = [];
         let after: bigint = before;
@@ -508,7 +525,11 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
           `${cat}-wal_10`,
           `${cat}-wal_1-sub`,
         ]);
-        expect(await streams([`${cat}-wal_1`])).toEqual([`${cat}-wal_1`, `${cat}-wal_10`, `${cat}-wal_1-sub`]);
+        expect(await streams([`${cat}-wal_1`])).toEqual([
+          `${cat}-wal_1`,
+          `${cat}-wal_10`,
+          `${cat}-wal_1-sub`,
+        ]);
         expect(await streams([`${cat}-wal_1-`])).toEqual([`${cat}-wal_1-sub`]);
         expect(await streams([cat])).toEqual([
           `${cat}-wal_1`,
@@ -579,7 +600,11 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       it("delivers batches of at most 'limit' events, one batch at a time", async () => {
         const before = await store.headPosition();
         const stream = `msg${ns}-1`;
-        await store.append(stream, Array.from({ length: 7 }, (_, i) => event('N', { i })), 'no_stream');
+        await store.append(
+          stream,
+          Array.from({ length: 7 }, (_, i) => event('N', { i })),
+          'no_stream',
+        );
         let inFlight = 0;
         let maxInFlight = 0;
         const log = follow({
@@ -600,11 +625,12 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       });
 
       it('sees appends made by another OS process on the same store', async () => {
-        if (!fixture.remote) return warnNoRemote('subscription to another process');
+        const remoteSpec = fixture?.remote;
+        if (!remoteSpec) return warnNoRemote('subscription to another process');
         const before = await store.headPosition();
         const log = follow({ after: before, filter: { streamPrefixes: [`key${ns}-`] } });
         await waitUntil(() => log.caughtUp.length > 0, 'the subscription to catch up');
-        const remote = startRemote<AppendReport>(fixture.remote, {
+        const remote = startRemote<AppendReport>(remoteSpec, {
           kind: 'append',
           events: [
             { streamId: `key${ns}-1`, type: 'KeyMinted', data: { n: 1 } },
@@ -645,7 +671,10 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
         await appending;
 
         const second = follow({ after: checkpoint, filter, limit: 3 });
-        await waitUntil(() => seenFirst.length + second.events.length >= total, 'the second subscriber to finish');
+        await waitUntil(
+          () => seenFirst.length + second.events.length >= total,
+          'the second subscriber to finish',
+        );
         await sleep(50);
         expect([...positionsOf(seenFirst), ...positionsOf(second.events)]).toEqual(appended);
         expect(first.events).toHaveLength(seenFirst.length); // nothing arrived after stop()
@@ -664,7 +693,10 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
         expect(positionsOf(log.events)).toEqual([a.position]);
 
         const c = await store.append(`f${ns}-3`, [event(`Other${ns}`)], 'no_stream');
-        await waitUntil(() => log.caughtUp.some((p) => p >= c.position), 'onCaughtUp past a live non-matching event');
+        await waitUntil(
+          () => log.caughtUp.some((p) => p >= c.position),
+          'onCaughtUp past a live non-matching event',
+        );
         const d = await store.append(`f${ns}-1`, [event(wanted)], 0n);
         await waitUntil(() => log.events.length >= 2, 'the live matching event');
         expect(positionsOf(log.events)).toEqual([a.position, d.position]);
@@ -736,8 +768,8 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
           onError: (error) => errors.push(error),
         });
         subscriptions.push(subscription);
-        await waitUntil(() => seen.length > 0 || errors.length > 0, 'the first batch');
-        await waitUntil(() => stopping !== null, 'the handler to stop its subscription');
+        await waitUntil(() => stopping !== null || errors.length > 0, 'the handler to stop its subscription');
+        expect(errors).toEqual([]);
         await stopping;
         await store.append(`msg${ns}-1`, [event('C')], 1n);
         await sleep(300);
@@ -768,7 +800,10 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
       });
     });
 
-    describeAggregateStore(() => store, () => ns);
+    describeAggregateStore(
+      () => store,
+      () => ns,
+    );
   });
 }
 
@@ -788,7 +823,8 @@ type CounterEvent = { readonly type: 'Added'; readonly data: { readonly by: numb
 
 const counter: Decider<Counter, CounterEvent> = {
   initialState: () => ({ total: 0, count: 0, last: null }),
-  evolve: (state, e) => (e.type === 'Added' ? { total: state.total + e.data.by, count: state.count + 1, last: e.data.by } : state),
+  evolve: (state, e) =>
+    e.type === 'Added' ? { total: state.total + e.data.by, count: state.count + 1, last: e.data.by } : state,
 };
 
 const codec = (every: number): SnapshotCodec<Counter> => ({
@@ -854,14 +890,21 @@ function describeAggregateStore(getStore: () => EventStore, getNs: () => string)
     });
 
     it('loads a missing stream as the initial state at revision -1', async () => {
-      expect(await aggregates.load(`counter${ns}-1`, counter)).toEqual({ state: counter.initialState(), revision: -1n });
+      expect(await aggregates.load(`counter${ns}-1`, counter)).toEqual({
+        state: counter.initialState(),
+        revision: -1n,
+      });
     });
 
     it('handles a command: decides on the current state, appends, and reports state, revision and position', async () => {
       const id = `counter${ns}-1`;
       const first = await aggregates.handle(id, counter, add(5));
       if (!first.ok) throw new Error('refused');
-      expect(first.value).toMatchObject({ state: { total: 5, count: 1 }, revision: 0n, events: [{ type: 'Added' }] });
+      expect(first.value).toMatchObject({
+        state: { total: 5, count: 1 },
+        revision: 0n,
+        events: [{ type: 'Added' }],
+      });
       expect(typeof first.value.position).toBe('bigint');
 
       const second = await aggregates.handle(id, counter, (state) => add(state.total)());
@@ -874,7 +917,10 @@ function describeAggregateStore(getStore: () => EventStore, getNs: () => string)
       expect(refused).toEqual({ ok: false, error: 'not_allowed' });
       const nothing = await aggregates.handle(id, counter, () => ok([]));
       expect(nothing).toMatchObject({ ok: true, value: { revision: 1n, events: [], position: null } });
-      expect(await aggregates.load(id, counter)).toEqual({ state: { total: 10, count: 2, last: 5 }, revision: 1n });
+      expect(await aggregates.load(id, counter)).toEqual({
+        state: { total: 10, count: 2, last: 5 },
+        revision: 1n,
+      });
     });
 
     it('N concurrent handle() calls on one stream all succeed, retrying on conflict, with distinct revisions', async () => {
@@ -898,7 +944,9 @@ function describeAggregateStore(getStore: () => EventStore, getNs: () => string)
         if (!r.ok) throw new Error('refused');
         return r.value.revision;
       });
-      expect([...revisions].sort((a, b) => (a < b ? -1 : 1))).toEqual(Array.from({ length: n }, (_, i) => BigInt(i)));
+      expect([...revisions].sort((a, b) => (a < b ? -1 : 1))).toEqual(
+        Array.from({ length: n }, (_, i) => BigInt(i)),
+      );
       const loaded = await aggregates.load(id, counter);
       expect(loaded.revision).toBe(BigInt(n - 1));
       expect(loaded.state.total).toBe((n * (n + 1)) / 2);
@@ -940,7 +988,11 @@ function describeAggregateStore(getStore: () => EventStore, getNs: () => string)
       await aggregates.handle(
         id,
         counter,
-        () => ok<CounterEvent[]>([{ type: 'Added', data: { by: 100 } }, { type: 'Added', data: { by: 200 } }]),
+        () =>
+          ok<CounterEvent[]>([
+            { type: 'Added', data: { by: 100 } },
+            { type: 'Added', data: { by: 200 } },
+          ]),
         { snapshots },
       );
       events.reset();
@@ -965,48 +1017,45 @@ function describeAggregateStore(getStore: () => EventStore, getNs: () => string)
       expect(await aggregates.load(id, counter, snapshots)).toEqual(await aggregates.load(id, counter));
     });
 
-    it(
-      'loading a 100,000-event stream with a snapshot reads about as little as a fresh stream',
-      async () => {
-        const id = `counter${ns}-long`;
-        const snapshots = codec(1000);
-        const inner = getStore();
-        // 99,999 events written directly, in big appends; the 100,000th through handle(), which snapshots.
-        const batch = (size: number) => Array.from({ length: size }, () => ({ type: 'Added', data: { by: 1 } }));
-        let expected: ExpectedRevision = 'no_stream';
-        for (let written = 0; written < 99_999; ) {
-          const size = Math.min(1000, 99_999 - written);
-          expected = (await inner.append(id, batch(size), expected)).nextExpectedRevision;
-          written += size;
-        }
-        const last = await aggregates.handle(id, counter, add(1), { snapshots });
-        expect(last).toMatchObject({ ok: true, value: { revision: 99_999n, state: { total: 100_000 } } });
+    it('loading a 100,000-event stream with a snapshot reads about as little as a fresh stream', async () => {
+      const id = `counter${ns}-long`;
+      const snapshots = codec(1000);
+      const inner = getStore();
+      // 99,999 events written directly, in big appends; the 100,000th through handle(), which snapshots.
+      const batch = (size: number) =>
+        Array.from({ length: size }, () => ({ type: 'Added', data: { by: 1 } }));
+      let expected: ExpectedRevision = 'no_stream';
+      for (let written = 0; written < 99_999;) {
+        const size = Math.min(1000, 99_999 - written);
+        expected = (await inner.append(id, batch(size), expected)).nextExpectedRevision;
+        written += size;
+      }
+      const last = await aggregates.handle(id, counter, add(1), { snapshots });
+      expect(last).toMatchObject({ ok: true, value: { revision: 99_999n, state: { total: 100_000 } } });
 
-        const fresh = `counter${ns}-fresh`;
-        await aggregates.handle(fresh, counter, add(1), { snapshots });
+      const fresh = `counter${ns}-fresh`;
+      await aggregates.handle(fresh, counter, add(1), { snapshots });
 
-        events.reset();
-        const loaded = await aggregates.load(id, counter, snapshots);
-        const readForLong = events.read(id) + events.read(snapshotStreamOf(id));
-        await aggregates.load(fresh, counter, snapshots);
-        const readForFresh = events.read(fresh) + events.read(snapshotStreamOf(fresh));
-        expect(loaded).toEqual({ state: { total: 100_000, count: 100_000, last: 1 }, revision: 99_999n });
-        // A snapshot plus at most the events since it, against one event for the fresh stream.
-        expect(readForLong).toBeLessThanOrEqual(readForFresh + 1);
+      events.reset();
+      const loaded = await aggregates.load(id, counter, snapshots);
+      const readForLong = events.read(id) + events.read(snapshotStreamOf(id));
+      await aggregates.load(fresh, counter, snapshots);
+      const readForFresh = events.read(fresh) + events.read(snapshotStreamOf(fresh));
+      expect(loaded).toEqual({ state: { total: 100_000, count: 100_000, last: 1 }, revision: 99_999n });
+      // A snapshot plus at most the events since it, against one event for the fresh stream.
+      expect(readForLong).toBeLessThanOrEqual(readForFresh + 1);
 
-        // A few more commands: the load reads the snapshot and only the events after it.
-        for (let i = 0; i < 5; i++) await aggregates.handle(id, counter, add(1), { snapshots });
-        events.reset();
-        const later = await aggregates.load(id, counter, snapshots);
-        expect(later.revision).toBe(100_004n);
-        expect(events.read(id)).toBe(5);
+      // A few more commands: the load reads the snapshot and only the events after it.
+      for (let i = 0; i < 5; i++) await aggregates.handle(id, counter, add(1), { snapshots });
+      events.reset();
+      const later = await aggregates.load(id, counter, snapshots);
+      expect(later.revision).toBe(100_004n);
+      expect(events.read(id)).toBe(5);
 
-        // Without a codec the whole history is read, and the state is the same.
-        events.reset();
-        expect(await aggregates.load(id, counter)).toEqual(later);
-        expect(events.read(id)).toBe(100_005);
-      },
-      300_000,
-    );
+      // Without a codec the whole history is read, and the state is the same.
+      events.reset();
+      expect(await aggregates.load(id, counter)).toEqual(later);
+      expect(events.read(id)).toBe(100_005);
+    }, 300_000);
   });
 }

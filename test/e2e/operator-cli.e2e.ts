@@ -1,6 +1,8 @@
 import { runCliProcess } from '../support/cli';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 
+jest.setTimeout(240_000); // each CLI run boots the app in a fresh process: slow on a busy machine
+
 describe('operator CLI, run as its own process beside the server', () => {
   let t: TestApp;
   beforeAll(async () => {

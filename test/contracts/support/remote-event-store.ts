@@ -47,7 +47,11 @@ export function startRemote<Report>(spec: RemoteStoreSpec, task: RemoteTask): Re
   const child: ChildProcessWithoutNullStreams = spawn(
     process.execPath,
     ['-r', 'ts-node/register/transpile-only', childScript, JSON.stringify({ spec, task })],
-    { cwd: repoRoot, stdio: ['pipe', 'pipe', 'pipe'], env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' } },
+    {
+      cwd: repoRoot,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      env: { ...process.env, TS_NODE_TRANSPILE_ONLY: 'true' },
+    },
   );
   let stdout = '';
   let stderr = '';
@@ -70,7 +74,9 @@ export function startRemote<Report>(spec: RemoteStoreSpec, task: RemoteTask): Re
       rejectDone(error);
     });
     child.on('close', (code) => {
-      const failure = new Error(`remote store process exited with ${code}\nstdout: ${stdout}\nstderr: ${stderr}`);
+      const failure = new Error(
+        `remote store process exited with ${code}\nstdout: ${stdout}\nstderr: ${stderr}`,
+      );
       onReadyFailed(failure);
       if (code !== 0) return rejectDone(failure);
       const line = stdout.split('\n').find((l) => l.startsWith('{"report":'));
