@@ -1,13 +1,19 @@
+import { Logger } from '@nestjs/common';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { consoleAwareFilter, registerConsolePlugins } from './console/console.setup';
+import { APP_CONFIG, AppConfig } from './config/app-config';
 import { newId } from './shared/ids';
-import { ApiExceptionFilter } from './shared/http/api-exception.filter';
+import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
 import { requireJsonBodies } from './shared/http/request-guards.hooks';
+import { registerSecurityHeaders } from './shared/http/security-headers';
 import { apiValidationPipe } from './shared/http/validation.pipe';
 
 /** 16 KiB: API.md's body limit. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
+
+const frameworkLogger = new Logger('http');
 
 export function createFastifyAdapter(): FastifyAdapter {
   return new FastifyAdapter({
@@ -18,6 +24,11 @@ export function createFastifyAdapter(): FastifyAdapter {
     trustProxy: process.env.TRUST_PROXY === 'true',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // A URL the router cannot decode (bad percent-encoding, an over-long id) is refused before
+    // any hook runs: answer it in API.md's shape with its request id too, not Fastify's own body.
+    frameworkErrors: (error: Error, request: unknown, reply: unknown) => {
+      sendError(reply as FastifyReply, request as FastifyRequest, error, frameworkLogger);
+    },
   });
 }
 
@@ -33,8 +44,16 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     reply.header('x-request-id', request.id);
   });
   requireJsonBodies(fastify, ['/v1/']);
+  // Helmet's headers and the one CSP (docs/security.md); HSTS only when PUBLIC_URL is https.
+  await registerSecurityHeaders(app, app.get<AppConfig>(APP_CONFIG).publicUrl);
 
-  app.useGlobalFilters(new ApiExceptionFilter());
+  // Views for the web console. HTML form bodies need no plugin: Nest's Fastify
+  // adapter registers its own urlencoded parser at init (adding @fastify/formbody as well
+  // fails with FST_ERR_CTP_ALREADY_PRESENT); /v1 stays JSON-only (above).
+  await registerConsolePlugins(app);
+
+  // JSON error bodies everywhere except the console's pages, which get HTML error pages.
+  app.useGlobalFilters(consoleAwareFilter(app, new ApiExceptionFilter()));
   app.useGlobalPipes(apiValidationPipe());
 
   const document = SwaggerModule.createDocument(

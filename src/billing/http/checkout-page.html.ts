@@ -1,4 +1,5 @@
 /** Server-rendered hosted checkout pages: plain HTML forms, no JavaScript, no external assets. */
+import { createHash } from 'node:crypto';
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
 
@@ -52,6 +53,12 @@ button,.button{display:block;width:100%;padding:.85rem 1rem;border:0;border-radi
 .note{color:#5b6475;font-size:.9rem;margin-top:1rem}
 .badge{display:inline-block;padding:.1rem .5rem;border-radius:999px;background:#fff3cd;color:#7a5b00;font-size:.8rem;font-weight:600}
 `;
+
+/**
+ * The CSP source that allows exactly the pages' one inline <style> block (and nothing else
+ * inline): the pages stay self-contained without `style-src 'unsafe-inline'`.
+ */
+export const PAGE_STYLE_HASH = `'sha256-${createHash('sha256').update(STYLE, 'utf8').digest('base64')}'`;
 
 export interface PageOptions {
   readonly title: string;

@@ -5,15 +5,17 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { DomainErrorWithHeaders } from '../../shared/http/error-body';
 import { RateLimiter } from '../../shared/http/rate-limiter';
+import { contentSecurityPolicy } from '../../shared/http/security-headers';
 import { CheckoutPayments } from '../application/checkout-payments.service';
 import { CheckoutsService } from '../application/checkouts.service';
 import { Checkout, statusAt } from '../domain/checkout.decider';
-import { CheckoutSummary, messagePage, payPage, returnHost, withCheckoutId } from './checkout-page.html';
+import { CheckoutSummary, messagePage, PAGE_STYLE_HASH, payPage, returnHost, withCheckoutId } from './checkout-page.html';
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
   'cache-control': 'no-store',
-  'content-security-policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self'; frame-ancestors 'none'; base-uri 'none'",
+  // The service's one policy (helmet's), plus the hash of the page's own inline <style>.
+  'content-security-policy': contentSecurityPolicy({ 'style-src': [PAGE_STYLE_HASH] }),
   'referrer-policy': 'no-referrer',
   'x-frame-options': 'DENY',
   'x-content-type-options': 'nosniff',

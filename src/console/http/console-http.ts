@@ -74,22 +74,12 @@ export function csrfTokenForPage(request: ConsoleRequest, reply: FastifyReply, p
 }
 
 /**
- * Headers every console page carries: never cached (a page may show a key once). The service's
- * one content security policy, framing and sniffing headers come from the shared security
- * headers hook (@fastify/helmet); should it be missing, a policy of the same shape is set here.
+ * Console pages are never cached (a page may show a key once). The content security policy
+ * and the framing and sniffing headers come from the shared security headers (helmet).
  */
 export function pageSecurityHeaders(reply: FastifyReply): void {
   reply.header('cache-control', 'no-store');
   reply.header('pragma', 'no-cache');
-  if (!reply.getHeader('content-security-policy')) {
-    reply.header(
-      'content-security-policy',
-      "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; frame-ancestors 'none'",
-    );
-    reply.header('x-frame-options', 'DENY');
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'same-origin');
-  }
 }
 
 export interface PageModel {

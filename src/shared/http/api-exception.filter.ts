@@ -22,6 +22,8 @@ export function sendError(reply: FastifyReply, request: FastifyRequest, exceptio
     logger.error(`${request.method} ${request.routeOptions?.url ?? 'unknown route'} ${request.id}`, (exception as Error)?.stack);
   }
   if (reply.sent) return;
+  // Also on errors raised where the onRequest hooks never ran (a URL the router cannot decode).
+  reply.header('x-request-id', String(request.id));
   if (response.headers) reply.headers(response.headers);
   void reply.status(response.status).type('application/json; charset=utf-8').send(response.body);
 }

@@ -50,6 +50,9 @@ const FRAMEWORK: Record<string, { status: number; code: string; message: string 
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The JSON body is empty' },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', message: 'Content-Length does not match the body' },
   FST_ERR_CTP_INVALID_CHARSET: { status: 415, code: 'unsupported_media_type', message: 'The body must be UTF-8 JSON' },
+  // Raised by the router before any hook runs (see createFastifyAdapter's frameworkErrors).
+  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'The request URL is not validly percent-encoded' },
+  FST_ERR_MAX_PARAM_LENGTH: { status: 404, code: 'resource_missing', message: 'No such route or resource' },
 };
 
 const BODY_PARSE_FAILURE = /JSON|prototype property|constructor property/i;
@@ -91,7 +94,8 @@ export function toErrorResponse(error: unknown, requestId: string): HttpErrorRes
   const frameworkCode = (error as { code?: unknown })?.code;
   if (typeof frameworkCode === 'string' && FRAMEWORK[frameworkCode]) {
     const known = FRAMEWORK[frameworkCode];
-    return { status: known.status, body: body(known.status, 'invalid_request_error', known.code, known.message) };
+    const type = known.status === 404 ? KINDS.not_found.type : 'invalid_request_error';
+    return { status: known.status, body: body(known.status, type, known.code, known.message) };
   }
   if (error instanceof SyntaxError || frameworkCode === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return { status: 400, body: body(400, 'invalid_request_error', 'invalid_json', 'The request body is not valid JSON') };
