@@ -11,7 +11,9 @@ async function bootstrap(): Promise<void> {
     bufferLogs: false,
   });
   await configureApp(app);
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT']);
+  // Exit 0 once the graceful shutdown has finished (Nest's default re-raises the signal, so a
+  // clean stop would look like a kill to a supervisor).
+  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port, config.host);
   console.log(`SMS wallet listening on ${config.publicUrl} (data in ${config.dataDir})`);

@@ -18,6 +18,8 @@ export interface MessagingOptions {
   readonly orphanSweepMs: number;
   /** How often SENT TEST messages without an outcome are handed to the simulator again. */
   readonly testReconcileMs: number;
+  /** How long a receipt for an unknown carrier id waits for its MessageSent before it is dropped. */
+  readonly receiptMatchGraceMs: number;
   /** How long a request with an in-flight Idempotency-Key waits for the first one before 409. */
   readonly idempotencyWaitMs: number;
 }
@@ -43,5 +45,6 @@ export function loadMessagingOptions(env: Env = process.env): MessagingOptions {
     orphanSweepMs: int(env, 'ORPHAN_SWEEP_MS', 30_000),
     testReconcileMs: int(env, 'TEST_CARRIER_RECONCILE_MS', 5000),
     idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 5000),
+    receiptMatchGraceMs: int(env, 'RECEIPT_MATCH_GRACE_MS', 10_000),
   };
 }

@@ -59,6 +59,19 @@ export function describeReadStoreContract(name: string, factory: ReadStoreFactor
         expect(await store.checkpoint(`never_${ns}`)).toBeNull();
       });
 
+      it('commits against an expected previous checkpoint only while it still holds (two processes, one projection)', async () => {
+        const p = `cas_${ns}`;
+        expect(await store.commit(p, [put('cas_1', { v: 1 })], 10n, null)).toBe(true);
+        // A second process that also started from "no checkpoint" loses and writes nothing.
+        expect(await store.commit(p, [put('cas_1', { v: 99 })], 12n, null)).toBe(false);
+        expect(await store.checkpoint(p)).toBe(10n);
+        expect(await store.get(docs, 'cas_1')).toEqual({ v: 1 });
+        expect(await store.commit(p, [put('cas_1', { v: 2 })], 20n, 10n)).toBe(true);
+        expect(await store.commit(p, [put('cas_1', { v: 98 })], 25n, 10n)).toBe(false);
+        expect(await store.checkpoint(p)).toBe(20n);
+        expect(await store.get(docs, 'cas_1')).toEqual({ v: 2 });
+      });
+
       it('keeps a checkpoint as an exact bigint, per projection', async () => {
         await store.commit(`p1_${ns}`, [], 5n);
         expect(await store.checkpoint(`p1_${ns}`)).toBe(5n);

@@ -125,9 +125,9 @@ export class TestCarrierResume {
       const doc = await this.reads.get<MessageDoc>(MESSAGES, s.messageId);
       if (!doc || doc.status !== 'SENT' || doc.environment !== 'TEST') continue;
       const carrier = this.carriers.carrierFor(doc.carrier, 'TEST') as
-        (Carrier & { resubmitIsSafe?: boolean }) | null;
+        (Carrier & { resubmitIsSafe?: boolean; resubmit?: Carrier['submit'] }) | null;
       if (!carrier || carrier.resubmitIsSafe !== true) continue;
-      await carrier.submit({
+      await (carrier.resubmit ?? carrier.submit).call(carrier, {
         messageId: doc.id,
         to: doc.to,
         senderId: doc.senderId,

@@ -9,6 +9,8 @@ interface Running {
   subscription: Subscription | null;
   /** Everything up to here is reflected in the read store. */
   reached: bigint;
+  /** The stored checkpoint this run's next batch starts from (compare-and-set on commit). */
+  committed: bigint | null;
   retryTimer: NodeJS.Timeout | null;
 }
 
@@ -53,7 +55,7 @@ export class ProjectionRunner {
     this.stopped = false;
     try {
       for (const projection of this.projections) {
-        const running: Running = { projection, subscription: null, reached: 0n, retryTimer: null };
+        const running: Running = { projection, subscription: null, reached: 0n, committed: null, retryTimer: null };
         this.running.set(projection.name, running);
         await this.subscribe(running);
       }
@@ -139,6 +141,7 @@ export class ProjectionRunner {
     // this run is over and must not leave a subscription behind that nobody will stop.
     if (this.stopped || this.running.get(projection.name) !== running) return;
     if (checkpoint !== null) this.advance(running, checkpoint);
+    running.committed = checkpoint;
     running.subscription = this.events.subscribe({
       after: checkpoint,
       filter: projection.filter,
@@ -147,7 +150,12 @@ export class ProjectionRunner {
         const view = new BatchView(this.store);
         for (const event of events) await projection.apply(event, view);
         const last = events[events.length - 1].position;
-        await this.store.commit(projection.name, view.writes(), last);
+        // Another process running this projection on the same read store may have committed
+        // these events already: then this batch is dropped and the run resumes from its checkpoint.
+        if (!(await this.store.commit(projection.name, view.writes(), last, running.committed))) {
+          throw new CheckpointMoved(projection.name);
+        }
+        running.committed = last;
         this.advance(running, last);
       },
       onCaughtUp: (position) => this.advance(running, position),
@@ -156,13 +164,24 @@ export class ProjectionRunner {
   }
 
   private retryLater(running: Running, error: unknown): void {
-    (this.options.log ?? console.error)(`projection ${running.projection.name} failed; restarting from its checkpoint`, error);
+    const moved = error instanceof CheckpointMoved;
+    if (!moved) {
+      (this.options.log ?? console.error)(`projection ${running.projection.name} failed; restarting from its checkpoint`, error);
+    }
     void running.subscription?.stop();
     running.subscription = null;
     if (this.stopped || this.running.get(running.projection.name) !== running) return;
     running.retryTimer = setTimeout(() => {
       running.retryTimer = null;
       if (!this.stopped) void this.subscribe(running).catch((e) => this.retryLater(running, e));
-    }, this.options.retryDelayMs ?? 1000);
+    }, moved ? 0 : (this.options.retryDelayMs ?? 1000));
+  }
+}
+
+/** A batch lost the compare-and-set on its checkpoint: not a failure, just resume from the store. */
+class CheckpointMoved extends Error {
+  constructor(projection: string) {
+    super(`projection ${projection}: the checkpoint moved under this batch (another process committed it)`);
+    this.name = 'CheckpointMoved';
   }
 }

@@ -29,8 +29,14 @@ export interface ReadStore {
   list<T>(collection: string, query: ListQuery): Promise<T[]>;
   /** The last log position the projection has applied, `null` if it never ran. */
   checkpoint(projection: string): Promise<bigint | null>;
-  /** Writes the documents and moves the checkpoint in one atomic step. */
-  commit(projection: string, writes: readonly DocumentWrite[], checkpoint: bigint): Promise<void>;
+  /**
+   * Writes the documents and moves the checkpoint in one atomic step. With `previous` (the
+   * checkpoint the batch was computed from, `null` for none) it applies only while the stored
+   * checkpoint still equals it, and answers false otherwise: another process running the same
+   * projection on the same store committed first, and this batch must not be applied twice.
+   * Without `previous` the commit is unconditional (answers true).
+   */
+  commit(projection: string, writes: readonly DocumentWrite[], checkpoint: bigint, previous?: bigint | null): Promise<boolean>;
   /** Forgets a projection's documents and checkpoint so it can be rebuilt from zero. */
   reset(projection: string, collections: readonly string[]): Promise<void>;
   ping(): Promise<void>;

@@ -1,3 +1,4 @@
+import { appendFileSync } from 'node:fs';
 import { simulatedOutcome } from '../../domain/sandbox';
 import type { Carrier, OutboundMessage, ReceiptSink, SubmitResult } from '../../ports/carrier.port';
 
@@ -55,7 +56,8 @@ export class TestCarrierSimulator {
     return this.scheduled.has(messageId);
   }
 
-  submit(carrierName: string, message: OutboundMessage): SubmitResult {
+  submit(carrierName: string, message: OutboundMessage, kind: 'submit' | 'resubmit' = 'submit'): SubmitResult {
+    recordSubmission(message.messageId, kind);
     const outcome = simulatedOutcome(message.to);
     if (outcome.stage === 'submit') {
       return { outcome: 'rejected', errorCode: outcome.errorCode, errorMessage: outcome.errorMessage };
@@ -116,6 +118,11 @@ export class TestCarrier implements Carrier {
     return this.simulator.submit(this.name, message);
   }
 
+  /** TestCarrierResume's re-submission of a SENT message (only told apart in the submission log). */
+  async resubmit(message: OutboundMessage): Promise<SubmitResult> {
+    return this.simulator.submit(this.name, message, 'resubmit');
+  }
+
   async start(sink: ReceiptSink): Promise<void> {
     this.simulator.start(sink);
   }
@@ -123,4 +130,15 @@ export class TestCarrier implements Carrier {
   async stop(): Promise<void> {
     this.simulator.stop();
   }
+}
+
+/**
+ * Test hook: with TEST_CARRIER_SUBMISSION_LOG=/path/file every submission to the simulator
+ * appends one line `<message id> <submit|resubmit> <pid>` (O_APPEND, so several processes can
+ * share the file). The reliability suites count carrier submissions per message with it across
+ * crashes and processes. Unset (always, outside tests): nothing is written.
+ */
+function recordSubmission(messageId: string, kind: 'submit' | 'resubmit'): void {
+  const file = process.env.TEST_CARRIER_SUBMISSION_LOG;
+  if (file) appendFileSync(file, `${messageId} ${kind} ${process.pid}\n`);
 }

@@ -7,6 +7,7 @@ import {
   EventStore,
   ExpectedRevision,
   expectationHolds,
+  matchesFilter,
   NewEvent,
   ReadAllOptions,
   ReadStreamOptions,
@@ -43,6 +44,14 @@ CREATE INDEX IF NOT EXISTS events_by_category ON events (category, position);
 CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
 `;
 
+/** What an append in this process tells the subscriptions: which stream, which types, which positions. */
+interface AppendNotice {
+  readonly streamId: string;
+  readonly types: readonly string[];
+  readonly first: bigint;
+  readonly last: bigint;
+}
+
 const COLUMNS = 'position, stream_id, revision, type, data, metadata, recorded_at';
 
 /** A stream's category is the part before its first dash: `wallet-wal_1` is in `wallet`. */
@@ -67,6 +76,9 @@ export class SqliteEventStore implements EventStore {
   private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<Subscription>();
   private readonly statements;
+  // Transaction functions are built once: wrapping a fresh closure per call cost more than the query.
+  private readonly appendTransaction;
+  private readonly readAllTransaction;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.db = openSqlite(file);
@@ -87,6 +99,8 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       ),
     };
+    this.appendTransaction = this.createAppendTransaction();
+    this.readAllTransaction = this.createReadAllTransaction();
   }
 
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
@@ -96,35 +110,41 @@ export class SqliteEventStore implements EventStore {
   /** Synchronous core of append, so a caller holding a batch can commit it without yielding. */
   appendNow(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): AppendResult {
     if (events.length === 0) throw new Error('append needs at least one event');
-    const result = guarded('append', () =>
-      this.db.transaction(() => {
-        const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
-        const current = row ? BigInt(row.revision) : -1n;
-        if (!expectationHolds(expected, current)) {
-          throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
-        }
-        const now = new Date().toISOString();
-        const category = categoryOf(streamId);
-        let revision = current;
-        let position = 0n;
-        for (const event of events) {
-          revision += 1n;
-          const info = this.statements.insert.run(
-            streamId,
-            category,
-            revision,
-            event.type,
-            JSON.stringify(event.data),
-            event.metadata ? JSON.stringify(event.metadata) : null,
-            now,
-          );
-          position = BigInt(info.lastInsertRowid);
-        }
-        return { nextExpectedRevision: revision, position };
-      }).immediate(),
-    );
-    this.appended.emit('append', result.position);
-    return result;
+    const written = guarded('append', () => this.appendTransaction.immediate(streamId, events, expected));
+    const notice: AppendNotice = { streamId, types: events.map((e) => e.type), first: written.first, last: written.position };
+    this.appended.emit('append', notice);
+    return { nextExpectedRevision: written.nextExpectedRevision, position: written.position };
+  }
+
+  /** One IMMEDIATE transaction: check the stream's revision, insert its events. */
+  private createAppendTransaction() {
+    return this.db.transaction((streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) => {
+      const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
+      const current = row ? BigInt(row.revision) : -1n;
+      if (!expectationHolds(expected, current)) {
+        throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
+      }
+      const now = new Date().toISOString();
+      const category = categoryOf(streamId);
+      let revision = current;
+      let first = 0n;
+      let position = 0n;
+      for (const event of events) {
+        revision += 1n;
+        const info = this.statements.insert.run(
+          streamId,
+          category,
+          revision,
+          event.type,
+          JSON.stringify(event.data),
+          event.metadata ? JSON.stringify(event.metadata) : null,
+          now,
+        );
+        position = BigInt(info.lastInsertRowid);
+        if (first === 0n) first = position;
+      }
+      return { nextExpectedRevision: revision, first, position };
+    });
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -146,22 +166,25 @@ export class SqliteEventStore implements EventStore {
    * events that did not match instead of scanning them again.
    */
   private readAllNow(options: ReadAllOptions): { events: RecordedEvent[]; scannedTo: bigint } {
-    const after = options.after ?? 0n;
-    const limit = options.limit ?? 1000;
-    const { where, params } = filterClause(options.filter);
-    return guarded('readAll', () =>
-      this.db.transaction(() => {
-        const rows = this.prepared(`SELECT ${COLUMNS} FROM events WHERE position > ?${where} ORDER BY position ASC LIMIT ?`)
-          .all(after, ...params, limit) as EventRow[];
-        const events = rows.map(toRecorded);
-        if (events.length === limit || !options.filter) {
-          return { events, scannedTo: events.length ? events[events.length - 1].position : after };
-        }
-        // Fewer matches than asked for: everything up to the head has been looked at.
-        const head = (this.statements.head.get() as { head: bigint | null }).head ?? 0n;
-        return { events, scannedTo: head > after ? BigInt(head) : after };
-      })(),
-    );
+    return guarded('readAll', () => this.readAllTransaction(options));
+  }
+
+  /** The page and the head are read in one snapshot. */
+  private createReadAllTransaction() {
+    return this.db.transaction((options: ReadAllOptions) => {
+      const after = options.after ?? 0n;
+      const limit = options.limit ?? 1000;
+      const { where, params } = filterClause(options.filter);
+      const rows = this.prepared(`SELECT ${COLUMNS} FROM events WHERE position > ?${where} ORDER BY position ASC LIMIT ?`)
+        .all(after, ...params, limit) as EventRow[];
+      const events = rows.map(toRecorded);
+      if (events.length === limit || !options.filter) {
+        return { events, scannedTo: events.length ? events[events.length - 1].position : after };
+      }
+      // Fewer matches than asked for: everything up to the head has been looked at.
+      const head = (this.statements.head.get() as { head: bigint | null }).head ?? 0n;
+      return { events, scannedTo: head > after ? BigInt(head) : after };
+    });
   }
 
   private readonly statementCache = new Map<string, Database.Statement>();
@@ -180,7 +203,39 @@ export class SqliteEventStore implements EventStore {
     let position = options.after ?? 0n;
     let stopped = false;
     let wake: (() => void) | null = null;
-    const onAppend = () => wake?.();
+    /** Appends made in this process while the subscription was busy with a page (null while it waits). */
+    let seenWhileBusy: AppendNotice[] | null = null;
+    const limit = options.limit ?? 500;
+    const wanted = (notice: AppendNotice) => notice.types.some((type) => matchesFilter(options.filter, notice.streamId, type));
+    // While the subscription waits, an append made here that it does not care about and that
+    // follows on directly from what it has looked at only moves it along: no query, no wake-up.
+    // Every other append (one it wants, or after a gap left by another process) wakes it to
+    // read the log as before. Without this, every append woke every projection for a query.
+    const onAppend = (notice: AppendNotice) => {
+      if (!wake) {
+        seenWhileBusy?.push(notice);
+        return;
+      }
+      if (!wanted(notice) && notice.first === position + 1n) {
+        position = notice.last;
+        options.onCaughtUp?.(position);
+        return;
+      }
+      wake();
+    };
+    /**
+     * After a short page (the log was read to its head), whether the appends made here since
+     * are all ones it does not want and follow on directly; if so it has seen everything and
+     * can wait without reading the log once more just to find nothing.
+     */
+    const caughtUpSince = (notices: readonly AppendNotice[]) => {
+      for (const notice of notices) {
+        if (notice.last <= position) continue;
+        if (notice.first !== position + 1n || wanted(notice)) return false;
+        position = notice.last;
+      }
+      return true;
+    };
     this.appended.on('append', onAppend);
 
     const sleep = () =>
@@ -189,7 +244,8 @@ export class SqliteEventStore implements EventStore {
         function done() {
           clearTimeout(timer);
           wake = null;
-          resolve();
+          // Read once the appends of this turn of the event loop are in: one page for many.
+          setImmediate(resolve);
         }
         wake = done;
       });
@@ -200,10 +256,13 @@ export class SqliteEventStore implements EventStore {
       await Promise.resolve();
       while (!stopped) {
         try {
-          const page = this.readAllNow({ after: position, limit: options.limit ?? 500, filter: options.filter });
+          const notices: AppendNotice[] = [];
+          seenWhileBusy = notices;
+          const page = this.readAllNow({ after: position, limit, filter: options.filter });
           if (page.events.length > 0) await options.onEvents(page.events);
           position = page.scannedTo;
-          if (page.events.length === 0 && !stopped) {
+          if (page.events.length < limit && !stopped && caughtUpSince(notices)) {
+            seenWhileBusy = null;
             options.onCaughtUp?.(position);
             await sleep();
           }

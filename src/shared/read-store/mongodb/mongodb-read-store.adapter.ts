@@ -114,25 +114,50 @@ export class MongoReadStore implements ReadStore {
   }
 
   /**
-   * Moves the checkpoint forward and writes the documents in one transaction. The checkpoint
-   * update only matches a checkpoint behind this one: a batch replayed after a crash (or
-   * committed by a second instance running the same projection) finds its checkpoint already
-   * stored and writes nothing.
+   * Moves the checkpoint and writes the documents in one transaction. With `previous` the
+   * checkpoint moves only from exactly that value (a compare-and-set: a second instance running
+   * the same projection that committed first makes this batch write nothing and answer false).
+   * Without it the update only matches a checkpoint behind this one: a batch replayed after a
+   * crash finds its checkpoint already stored and writes nothing.
    */
-  async commit(projection: string, writes: readonly DocumentWrite[], checkpoint: bigint): Promise<void> {
+  async commit(
+    projection: string,
+    writes: readonly DocumentWrite[],
+    checkpoint: bigint,
+    previous?: bigint | null,
+  ): Promise<boolean> {
     const operations = toBulkOperations(writes);
+    let applied = false;
     await this.inTransaction('commit', async (session) => {
-      const { filter, update } = checkpointAdvance(projection, checkpoint);
-      const moved = await this.checkpoints.updateOne(filter, update, { session });
-      const existing =
-        moved.matchedCount > 0 ? null : await this.checkpoints.findOne({ _id: projection }, { session, promoteLongs: false });
-      const decision = commitDecision(moved.matchedCount, existing);
-      if (decision === 'skip') return;
-      if (decision === 'insert') {
-        await this.checkpoints.insertOne({ _id: projection, position: toStoredPosition(checkpoint) }, { session });
+      applied = false;
+      if (previous !== undefined) {
+        if (previous === null) {
+          const existing = await this.checkpoints.findOne({ _id: projection }, { session, promoteLongs: false });
+          if (existing) return;
+          await this.checkpoints.insertOne({ _id: projection, position: toStoredPosition(checkpoint) }, { session });
+        } else {
+          const moved = await this.checkpoints.updateOne(
+            { _id: projection, position: toStoredPosition(previous) },
+            { $set: { position: toStoredPosition(checkpoint) } },
+            { session },
+          );
+          if (moved.matchedCount === 0) return;
+        }
+      } else {
+        const { filter, update } = checkpointAdvance(projection, checkpoint);
+        const moved = await this.checkpoints.updateOne(filter, update, { session });
+        const existing =
+          moved.matchedCount > 0 ? null : await this.checkpoints.findOne({ _id: projection }, { session, promoteLongs: false });
+        const decision = commitDecision(moved.matchedCount, existing);
+        if (decision === 'skip') return;
+        if (decision === 'insert') {
+          await this.checkpoints.insertOne({ _id: projection, position: toStoredPosition(checkpoint) }, { session });
+        }
       }
       if (operations.length > 0) await this.documents.bulkWrite(operations, { session, ordered: true });
+      applied = true;
     });
+    return applied;
   }
 
   async reset(projection: string, collections: readonly string[]): Promise<void> {

@@ -84,9 +84,20 @@ export class SqliteReadStore implements ReadStore {
     return row ? BigInt(row.position) : null;
   }
 
-  async commit(projection: string, writes: readonly DocumentWrite[], checkpoint: bigint): Promise<void> {
-    guarded('commit', () =>
+  async commit(
+    projection: string,
+    writes: readonly DocumentWrite[],
+    checkpoint: bigint,
+    previous?: bigint | null,
+  ): Promise<boolean> {
+    return guarded('commit', () =>
       this.db.transaction(() => {
+        // Compare-and-set inside the IMMEDIATE transaction: no other process commits in between.
+        if (previous !== undefined) {
+          const row = this.statements.checkpoint.get(projection) as { position: bigint } | undefined;
+          const stored = row ? BigInt(row.position) : null;
+          if (stored !== previous) return false;
+        }
         for (const write of writes) {
           if (write.op === 'put') {
             this.statements.put.run(
@@ -101,6 +112,7 @@ export class SqliteReadStore implements ReadStore {
           }
         }
         this.statements.saveCheckpoint.run(projection, checkpoint);
+        return true;
       }).immediate(),
     );
   }
