@@ -6,7 +6,7 @@ import { consoleAwareFilter, registerConsolePlugins } from './console/console.se
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
-import { requireJsonBodies } from './shared/http/request-guards.hooks';
+import { refuseWhileClosing, requireJsonBodies } from './shared/http/request-guards.hooks';
 import { registerSecurityHeaders } from './shared/http/security-headers';
 import { apiValidationPipe } from './shared/http/validation.pipe';
 
@@ -24,6 +24,8 @@ export function createFastifyAdapter(): FastifyAdapter {
     trustProxy: process.env.TRUST_PROXY === 'true',
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
+    // refuseWhileClosing answers in API.md's shape instead of Fastify's fixed 503 body.
+    return503OnClosing: false,
     // A URL the router cannot decode (bad percent-encoding, an over-long id) is refused before
     // any hook runs: answer it in API.md's shape with its request id too, not Fastify's own body.
     frameworkErrors: (error: Error, request: unknown, reply: unknown) => {
@@ -44,6 +46,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     reply.header('x-request-id', request.id);
   });
   requireJsonBodies(fastify, ['/v1/']);
+  refuseWhileClosing(fastify);
   // Helmet's headers and the one CSP (docs/security.md); HSTS only when PUBLIC_URL is https.
   await registerSecurityHeaders(app, app.get<AppConfig>(APP_CONFIG).publicUrl);
 

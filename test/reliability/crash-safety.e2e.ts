@@ -288,8 +288,9 @@ it('SIGTERM under load: in-flight requests complete, the process exits 0, nothin
   expect(exit).toEqual({ code: 0, signal: null });
   expect(started.every((s) => s.at < termAt)).toBe(true);
   // Requests the server had begun handling complete with 200. One that reached the router only
-  // after the drain began is refused by Fastify before any handler runs (503, Connection: close:
-  // nothing was written), or its connection is refused. Never a 500, never a cut response.
+  // after the drain began is refused before any handler runs (503 in API.md's shape with
+  // Retry-After and Connection: close: nothing was written), or its connection is refused.
+  // Never a 500, never a cut response.
   const allowed = new Set(['200', 'refused-while-closing', 'connection-refused']);
   const tracked = await Promise.all(started.map((s) => s.done));
   expect(tracked.filter((t) => !allowed.has(t))).toEqual([]);

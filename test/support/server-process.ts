@@ -308,8 +308,13 @@ export interface SendOutcome {
 }
 
 /** Fastify's load-shedding answer while it drains (see node_modules/fastify/lib/route.js). */
+/** The draining server's refusal: API.md's 503 shape with Retry-After, and the connection closed. */
 export const isClosingRefusal = (r: TestResponse) =>
-  r.status === 503 && r.headers.get('connection') === 'close' && /"statusCode":503/.test(r.text);
+  r.status === 503 &&
+  r.headers.get('connection') === 'close' &&
+  r.headers.get('retry-after') === '1' &&
+  r.body?.error?.code === 'service_unavailable' &&
+  r.body?.error?.request_id === r.headers.get('x-request-id');
 
 export interface Load {
   readonly outcomes: SendOutcome[];

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { DomainError } from '../domain-error';
+import { DomainErrorWithHeaders } from './error-body';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
@@ -17,5 +18,25 @@ export function requireJsonBodies(fastify: FastifyInstance, apiPrefixes: readonl
         'Send the request body as JSON with Content-Type: application/json',
       );
     }
+  });
+}
+
+/**
+ * While the server drains for a graceful stop, requests that arrive on kept-alive connections
+ * are refused in API.md's shape (503, Retry-After) instead of Fastify's own body, and the
+ * connection is closed so the client reconnects to a running instance.
+ */
+export function refuseWhileClosing(fastify: FastifyInstance): void {
+  let closing = false;
+  fastify.addHook('preClose', async () => {
+    closing = true;
+  });
+  fastify.addHook('onRequest', async (_request, reply) => {
+    if (!closing) return;
+    reply.header('connection', 'close');
+    throw new DomainErrorWithHeaders(
+      new DomainError('unavailable', 'service_unavailable', 'The server is restarting; retry shortly'),
+      { 'retry-after': '1' },
+    );
   });
 }
