@@ -174,9 +174,8 @@ export class SqliteEventStore implements EventStore {
     return this.db.transaction((options: ReadAllOptions) => {
       const after = options.after ?? 0n;
       const limit = options.limit ?? 1000;
-      const { where, params } = filterClause(options.filter);
-      const rows = this.prepared(`SELECT ${COLUMNS} FROM events WHERE position > ?${where} ORDER BY position ASC LIMIT ?`)
-        .all(after, ...params, limit) as EventRow[];
+      const page = pageQuery(options.filter, after, limit);
+      const rows = this.prepared(page.sql).all(...page.params) as EventRow[];
       const events = rows.map(toRecorded);
       if (events.length === limit || !options.filter) {
         return { events, scannedTo: events.length ? events[events.length - 1].position : after };
@@ -311,6 +310,31 @@ function toRecorded(row: EventRow): RecordedEvent {
     data: JSON.parse(row.data),
     metadata: row.metadata ? JSON.parse(row.metadata) : {},
     recordedAt: new Date(row.recorded_at),
+  };
+}
+
+/**
+ * One page of the log in position order. A filter with several stream prefixes reads each
+ * prefix's own first page (an index range each) and merges them: a single query with OR across
+ * prefixes made SQLite collect and sort every matching event after the position for each page,
+ * so catching up on a long log took quadratic time.
+ */
+function pageQuery(filter: EventFilter | undefined, after: bigint, limit: number): { sql: string; params: unknown[] } {
+  const prefixes = filter?.streamPrefixes;
+  if (!filter || !prefixes || prefixes.length < 2) {
+    const { where, params } = filterClause(filter);
+    return {
+      sql: `SELECT ${COLUMNS} FROM events WHERE position > ?${where} ORDER BY position ASC LIMIT ?`,
+      params: [after, ...params, limit],
+    };
+  }
+  const branches = prefixes.map((prefix) => filterClause({ eventTypes: filter.eventTypes, streamPrefixes: [prefix] }));
+  const union = branches
+    .map((b) => `SELECT * FROM (SELECT ${COLUMNS} FROM events WHERE position > ?${b.where} ORDER BY position ASC LIMIT ?)`)
+    .join(' UNION ');
+  return {
+    sql: `SELECT ${COLUMNS} FROM (${union}) ORDER BY position ASC LIMIT ?`,
+    params: [...branches.flatMap((b) => [after, ...b.params, limit]), limit],
   };
 }
 
