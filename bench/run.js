@@ -168,9 +168,12 @@ function serverEnv(port, dataDir, extra = {}) {
   };
 }
 
+/** The node flags of `npm start` (package.json), so the bench runs the server as it is run. */
+const START_FLAGS = require('../package.json').scripts.start.split(' ').filter((a) => a.startsWith('--'));
+
 async function startServer(dataDir, extra = {}) {
   const port = await freePort();
-  const child = startProcess([join(ROOT, 'dist/main.js')], serverEnv(port, dataDir, extra), 'server');
+  const child = startProcess([...START_FLAGS, join(ROOT, 'dist/main.js')], serverEnv(port, dataDir, extra), 'server');
   const sampler = rssSampler(child.pid); // also covers boot
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/ready`, child);
