@@ -8,6 +8,14 @@ import { WalletModule } from './wallet/wallet.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
-  imports: [CoreModule, WalletModule, AccountsModule, BillingModule, MessagingModule, ConsoleModule, WebhooksModule],
+  imports: [
+    CoreModule,
+    WalletModule,
+    AccountsModule,
+    BillingModule,
+    MessagingModule,
+    ConsoleModule,
+    WebhooksModule,
+  ],
 })
 export class AppModule {}

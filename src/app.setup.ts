@@ -63,7 +63,9 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     app,
     new DocumentBuilder()
       .setTitle('SMS Wallet API')
-      .setDescription('Send SMS, read delivery reports and buy SMS credit. Authenticate with `Authorization: Bearer sms_test_…`.')
+      .setDescription(
+        'Send SMS, read delivery reports and buy SMS credit. Authenticate with `Authorization: Bearer sms_test_…`.',
+      )
       .setVersion('1')
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'sms_test_… or sms_live_…' })
       .build(),

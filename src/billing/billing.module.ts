@@ -28,9 +28,15 @@ import { PAYMENT_PROVIDERS } from './ports/payment-provider.port';
         createPaymentProviders(config, async (reference) => {
           const { state } = await aggregates.load(checkoutStream(reference), checkoutDecider);
           if (!state.started) return null;
-          if (state.payment) return { status: 'succeeded', amount: state.payment.amount, currency: state.payment.currency };
+          if (state.payment)
+            return { status: 'succeeded', amount: state.payment.amount, currency: state.payment.currency };
           if (state.status === 'failed') {
-            return { status: 'failed', amount: state.started.amount, currency: state.started.currency, reason: state.failureReason };
+            return {
+              status: 'failed',
+              amount: state.started.amount,
+              currency: state.started.currency,
+              reason: state.failureReason,
+            };
           }
           return null;
         }),
@@ -43,7 +49,11 @@ import { PAYMENT_PROVIDERS } from './ports/payment-provider.port';
   exports: [CheckoutsService, CheckoutPayments, PAYMENT_PROVIDERS],
 })
 export class BillingModule {
-  constructor(projections: ProjectionsService, payments: CheckoutPayments, @Inject(APP_CONFIG) config: AppConfig) {
+  constructor(
+    projections: ProjectionsService,
+    payments: CheckoutPayments,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
     projections.register(checkoutsProjection(config.publicUrl), checkoutPaymentProcess(payments));
   }
 }

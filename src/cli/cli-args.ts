@@ -1,5 +1,8 @@
 /** `--name value` pairs after the command; a flag without a value is "true". */
-export function parseArgs(argv: readonly string[]): { command: string | undefined; options: Record<string, string> } {
+export function parseArgs(argv: readonly string[]): {
+  command: string | undefined;
+  options: Record<string, string>;
+} {
   const [command, ...rest] = argv;
   const options: Record<string, string> = {};
   for (let i = 0; i < rest.length; i++) {

@@ -8,18 +8,32 @@ import type { CliCommand } from './commands/cli-command';
 import { routesAdd, routesList } from './commands/route.commands';
 import { creditsGrant, projectionsRebuild, walletReplay } from './commands/wallet.commands';
 
-export const COMMANDS: readonly CliCommand[] = [accountsCreate, keysMint, keysRevoke, walletReplay, creditsGrant, projectionsRebuild, routesAdd, routesList];
+export const COMMANDS: readonly CliCommand[] = [
+  accountsCreate,
+  keysMint,
+  keysRevoke,
+  walletReplay,
+  creditsGrant,
+  projectionsRebuild,
+  routesAdd,
+  routesList,
+];
 
 /**
  * `npm run cli -- <command> [--option value]…`: works on the same stores as the server, also
  * while it runs, and prints one JSON line. Read models are caught up here; process managers
  * (dispatching, payments) are left to the server.
  */
-export async function runCli(argv: readonly string[], commands: readonly CliCommand[] = COMMANDS): Promise<number> {
+export async function runCli(
+  argv: readonly string[],
+  commands: readonly CliCommand[] = COMMANDS,
+): Promise<number> {
   const { command: name, options } = parseArgs(argv);
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(`Usage: npm run cli -- <command>\n${commands.map((c) => `  ${c.usage}`).join('\n')}\n`);
+    process.stderr.write(
+      `Usage: npm run cli -- <command>\n${commands.map((c) => `  ${c.usage}`).join('\n')}\n`,
+    );
     return 2;
   }
   process.env.RUN_PROCESS_MANAGERS = 'false';
@@ -30,7 +44,8 @@ export async function runCli(argv: readonly string[], commands: readonly CliComm
     process.stdout.write(`${JSON.stringify(output)}\n`);
     return exitCode ?? 0;
   } catch (error) {
-    const message = error instanceof DomainError ? `${error.code}: ${error.message}` : (error as Error).message;
+    const message =
+      error instanceof DomainError ? `${error.code}: ${error.message}` : (error as Error).message;
     process.stdout.write(`${JSON.stringify({ error: message })}\n`);
     return 1;
   } finally {

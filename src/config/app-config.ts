@@ -58,7 +58,10 @@ export function loadConfig(env: Env = process.env): AppConfig {
       LIVE: int(env, 'LIVE_MESSAGE_VALIDITY_MS', 48 * 60 * 60 * 1000),
     },
     rateLimits: {
-      perKey: { perSecond: int(env, 'RATE_LIMIT_PER_KEY_RPS', 200), burst: int(env, 'RATE_LIMIT_PER_KEY_BURST', 500) },
+      perKey: {
+        perSecond: int(env, 'RATE_LIMIT_PER_KEY_RPS', 200),
+        burst: int(env, 'RATE_LIMIT_PER_KEY_BURST', 500),
+      },
       perAddress: {
         perSecond: int(env, 'RATE_LIMIT_PER_ADDRESS_RPS', 20),
         burst: int(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
@@ -81,7 +84,8 @@ function int(env: Env, name: string, fallback: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  if (!Number.isInteger(value) || value < 0)
+    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
 
@@ -98,7 +102,9 @@ function parsePackages(text: string): CreditPackage[] {
   const packages = JSON.parse(text) as CreditPackage[];
   for (const p of packages) {
     if (!p.id || !Number.isInteger(p.amount) || !Number.isInteger(p.sms) || p.sms <= 0 || !p.currency) {
-      throw new Error(`PACKAGES_FILE: package ${JSON.stringify(p)} needs id, integer amount, currency and sms`);
+      throw new Error(
+        `PACKAGES_FILE: package ${JSON.stringify(p)} needs id, integer amount, currency and sms`,
+      );
     }
   }
   return packages;

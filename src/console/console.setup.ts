@@ -23,5 +23,8 @@ export async function registerConsolePlugins(app: NestFastifyApplication): Promi
 /** Wraps the API's error filter: console paths get HTML error pages, every other path is unchanged. */
 export function consoleAwareFilter(app: NestFastifyApplication, apiFilter: ExceptionFilter): ExceptionFilter {
   let publicUrl: string | null = null;
-  return new ConsoleAwareExceptionFilter(apiFilter, () => (publicUrl ??= app.get<AppConfig>(APP_CONFIG).publicUrl));
+  return new ConsoleAwareExceptionFilter(
+    apiFilter,
+    () => (publicUrl ??= app.get<AppConfig>(APP_CONFIG).publicUrl),
+  );
 }

@@ -19,7 +19,11 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     { provide: CLOCK, useValue: systemClock },
     { provide: EVENT_STORE, useFactory: createEventStore, inject: [APP_CONFIG] },
     { provide: READ_STORE, useFactory: createReadStore, inject: [APP_CONFIG] },
-    { provide: AggregateStore, useFactory: (events: EventStore) => new AggregateStore(events), inject: [EVENT_STORE] },
+    {
+      provide: AggregateStore,
+      useFactory: (events: EventStore) => new AggregateStore(events),
+      inject: [EVENT_STORE],
+    },
     ProjectionsService,
     RateLimiter,
   ],

@@ -30,7 +30,15 @@ import { loadWebhookOptions, WEBHOOK_OPTIONS } from './webhooks.options';
   exports: [WebhookEndpoints, WebhookEventsQuery],
 })
 export class WebhooksModule {
-  constructor(projections: ProjectionsService, @Inject(EVENT_STORE) events: EventStore, @Inject(APP_CONFIG) config: AppConfig) {
-    projections.register(webhookEndpointsProjection, webhookOutboxProjection, webhookEventsProcess(events, config.publicUrl));
+  constructor(
+    projections: ProjectionsService,
+    @Inject(EVENT_STORE) events: EventStore,
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    projections.register(
+      webhookEndpointsProjection,
+      webhookOutboxProjection,
+      webhookEventsProcess(events, config.publicUrl),
+    );
   }
 }

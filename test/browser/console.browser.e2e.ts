@@ -10,7 +10,8 @@ import { freePort, request, startTestApp, TestApp } from '../support/test-app';
 const CHROMIUM = '/usr/bin/chromium';
 const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
 const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium) console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
+if (!hasChromium)
+  console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
 const describeBrowser = hasChromium ? describe : describe.skip;
 
 // A slow, busy machine: generous limits everywhere, and waits on conditions, never on time.
@@ -33,7 +34,9 @@ async function waitForText(page: Page, selector: string, text: string, timeoutMs
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  throw new Error(`${selector} still shows ${JSON.stringify(last)}, not ${JSON.stringify(text)}, after ${timeoutMs} ms`);
+  throw new Error(
+    `${selector} still shows ${JSON.stringify(last)}, not ${JSON.stringify(text)}, after ${timeoutMs} ms`,
+  );
 }
 
 describeBrowser('web console in a browser', () => {
@@ -59,7 +62,15 @@ describeBrowser('web console in a browser', () => {
       executablePath: CHROMIUM,
       headless: true,
       timeout: 120_000,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
     });
     // A phone-sized screen: the console must be usable there.
     context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
@@ -101,7 +112,9 @@ describeBrowser('web console in a browser', () => {
     const keyField = page.getByTestId('new-key');
     mintedKey = await keyField.inputValue();
     expect(mintedKey).toMatch(/^sms_test_[0-9A-Za-z]{32,}$/);
-    await expect(page.getByText('you will not see it again', { exact: false }).isVisible()).resolves.toBe(true);
+    await expect(page.getByText('you will not see it again', { exact: false }).isVisible()).resolves.toBe(
+      true,
+    );
     await expect(page.getByRole('button', { name: 'Copy' }).isVisible()).resolves.toBe(true);
 
     const billing = await request(t.baseUrl, 'GET', '/v1/billing', { key: mintedKey });
@@ -122,9 +135,15 @@ describeBrowser('web console in a browser', () => {
     await page.waitForURL(url('/console/keys'));
     await page.getByTestId('new-key').waitFor();
     await shot('keys');
-    await page.locator('tr', { hasText: 'Screenshot (revoked)' }).getByRole('button', { name: /Revoke/ }).click();
+    await page
+      .locator('tr', { hasText: 'Screenshot (revoked)' })
+      .getByRole('button', { name: /Revoke/ })
+      .click();
     await page.waitForURL(url('/console/keys'));
-    await page.locator('tr', { hasText: 'Screenshot (revoked)' }).getByText('Revoked', { exact: true }).waitFor();
+    await page
+      .locator('tr', { hasText: 'Screenshot (revoked)' })
+      .getByText('Revoked', { exact: true })
+      .waitFor();
   });
 
   it('sends from the console to +233200000001 and watches it reach DELIVERED', async () => {
@@ -183,12 +202,16 @@ describeBrowser('web console in a browser', () => {
   it('lists the wallet history for auditors', async () => {
     await page.goto(url('/console/wallet'));
     const text = await page.locator('table').textContent();
-    for (const type of ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured']) expect(text).toContain(type);
+    for (const type of ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured'])
+      expect(text).toContain(type);
   });
 
   it('revokes the key, and the API refuses it', async () => {
     await page.goto(url('/console/keys'));
-    await page.locator('tr', { hasText: 'Shop server' }).getByRole('button', { name: /Revoke/ }).click();
+    await page
+      .locator('tr', { hasText: 'Shop server' })
+      .getByRole('button', { name: /Revoke/ })
+      .click();
     await page.waitForURL(url('/console/keys'));
     await page.locator('tr', { hasText: 'Shop server' }).getByText('Revoked', { exact: true }).waitFor();
     const refused = await request(t.baseUrl, 'GET', '/v1/billing', { key: mintedKey });
@@ -208,9 +231,14 @@ describeBrowser('web console in a browser', () => {
     expect(status.text).toContain('This form has expired');
     // Removing the hidden field from a real form gives the same refusal, as a page.
     await page.goto(url('/console/keys'));
-    await page.locator('form[action="/console/keys"] input[name="_csrf"]').evaluate((input) => input.remove());
+    await page
+      .locator('form[action="/console/keys"] input[name="_csrf"]')
+      .evaluate((input) => input.remove());
     await page.getByLabel('Name').fill('forged');
-    const [response] = await Promise.all([page.waitForResponse((r) => r.url().endsWith('/console/keys') && r.request().method() === 'POST'), page.getByRole('button', { name: 'Create key' }).click()]);
+    const [response] = await Promise.all([
+      page.waitForResponse((r) => r.url().endsWith('/console/keys') && r.request().method() === 'POST'),
+      page.getByRole('button', { name: 'Create key' }).click(),
+    ]);
     expect(response.status()).toBe(403);
     await page.getByRole('heading', { name: 'This form has expired' }).waitFor();
     await page.goto(url('/console/keys'));
@@ -223,7 +251,10 @@ describeBrowser('web console in a browser', () => {
     await page.getByRole('button', { name: /Sign out/ }).click();
     await page.waitForURL(/\/console\/signin/);
     // Replaying the old cookie: the server ended the session.
-    const replay = await fetch(url('/console'), { headers: { cookie: `sms_console_session=${before.value}` }, redirect: 'manual' });
+    const replay = await fetch(url('/console'), {
+      headers: { cookie: `sms_console_session=${before.value}` },
+      redirect: 'manual',
+    });
     expect(replay.status).toBe(303);
     expect(replay.headers.get('location')).toMatch(/^\/console\/signin/);
   });
@@ -268,7 +299,10 @@ describeBrowser('web console in a browser', () => {
       await p.goto(url('/console/signin'));
       await p.getByLabel('Email').fill(email);
       await p.getByLabel('Password').fill(password);
-      const [response] = await Promise.all([p.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'), p.getByRole('button', { name: 'Sign in' }).click()]);
+      const [response] = await Promise.all([
+        p.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'),
+        p.getByRole('button', { name: 'Sign in' }).click(),
+      ]);
       expect(response.status()).toBe(429);
       expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
     } finally {

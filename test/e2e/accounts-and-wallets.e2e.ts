@@ -20,7 +20,9 @@ describe('Accounts, API keys and wallets', () => {
       ['not a key', 'Bearer hello'],
       ['unknown', `Bearer sms_test_${'x'.repeat(40)}`],
     ])('%s key', async (_case, authorization) => {
-      const response = await t.request('GET', '/v1/billing', { headers: authorization ? { authorization } : {} });
+      const response = await t.request('GET', '/v1/billing', {
+        headers: authorization ? { authorization } : {},
+      });
       expect(expectError(response, 401, 'invalid_api_key').type).toBe('authentication_error');
     });
 
@@ -54,7 +56,14 @@ describe('Accounts, API keys and wallets', () => {
   it('opens a TEST wallet with 100 credits and an empty LIVE wallet; each key sees only its own', async () => {
     const test = await t.request('GET', '/v1/billing', { key: merchant.testKey });
     expect(test.body).toMatchObject({ object: 'billing', environment: 'TEST', sms_left: 100 });
-    expect(test.body.packages[0]).toEqual({ object: 'package', id: 'pkg_starter', name: 'Starter', amount: 5000, currency: 'GHS', sms: 1000 });
+    expect(test.body.packages[0]).toEqual({
+      object: 'package',
+      id: 'pkg_starter',
+      name: 'Starter',
+      amount: 5000,
+      currency: 'GHS',
+      sms: 1000,
+    });
     const live = await t.request('GET', '/v1/billing', { key: merchant.liveKey });
     expect(live.body).toMatchObject({ environment: 'LIVE', sms_left: 0 });
     const other = await createMerchant(t);
@@ -65,9 +74,13 @@ describe('Accounts, API keys and wallets', () => {
   it('400 concurrent reservations on a 100-credit wallet succeed exactly 100 times and leave 0', async () => {
     const m = await createMerchant(t);
     const wallets = t.app.get(WalletService);
-    const results = await Promise.all(Array.from({ length: 400 }, (_, i) => wallets.reserve(m.wallets.TEST, `msg_race${i}`, 1)));
+    const results = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => wallets.reserve(m.wallets.TEST, `msg_race${i}`, 1)),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(100);
-    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error.code === 'insufficient_credit')).toBe(true);
+    expect(results.filter((r) => !r.ok).every((r) => !r.ok && r.error.code === 'insufficient_credit')).toBe(
+      true,
+    );
     const billing = await t.request('GET', '/v1/billing', { key: m.testKey });
     expect(billing.body.sms_left).toBe(0);
   });
@@ -82,7 +95,9 @@ describe('Accounts, API keys and wallets', () => {
     await wallets.capture(m.wallets.TEST, 'msg_a'); // settled already: nothing happens
     const first = await t.request('GET', '/v1/wallet/events?limit=2', { key: m.testKey });
     expect(first.body).toMatchObject({ object: 'list', has_more: true });
-    const rest = await t.request('GET', `/v1/wallet/events?after=${first.body.data[1].revision}`, { key: m.testKey });
+    const rest = await t.request('GET', `/v1/wallet/events?after=${first.body.data[1].revision}`, {
+      key: m.testKey,
+    });
     const all = [...first.body.data, ...rest.body.data];
     expect(all.map((e: { revision: number }) => e.revision)).toEqual([0, 1, 2, 3, 4, 5]);
     expect(all.map((e: { type: string }) => e.type)).toEqual([
@@ -100,7 +115,15 @@ describe('Accounts, API keys and wallets', () => {
   });
 
   it('rejects bad paging parameters in the error shape', async () => {
-    expectError(await t.request('GET', '/v1/wallet/events?limit=0', { key: merchant.testKey }), 400, 'invalid_limit');
-    expectError(await t.request('GET', '/v1/wallet/events?after=-1', { key: merchant.testKey }), 400, 'parameter_invalid');
+    expectError(
+      await t.request('GET', '/v1/wallet/events?limit=0', { key: merchant.testKey }),
+      400,
+      'invalid_limit',
+    );
+    expectError(
+      await t.request('GET', '/v1/wallet/events?after=-1', { key: merchant.testKey }),
+      400,
+      'parameter_invalid',
+    );
   });
 });

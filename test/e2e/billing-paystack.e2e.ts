@@ -1,7 +1,14 @@
 import { createHmac } from 'node:crypto';
 import { FakePaystackServer } from '../../src/billing/adapters/paystack/fake-paystack-server.test-support';
 import { createMerchant, Merchant } from '../support/merchant';
-import { openPage, pathOf, purchaseCredits, smsLeft, startCheckout, submitForm } from '../support/hosted-checkout';
+import {
+  openPage,
+  pathOf,
+  purchaseCredits,
+  smsLeft,
+  startCheckout,
+  submitForm,
+} from '../support/hosted-checkout';
 import { eventually, expectError, startTestApp, TestApp } from '../support/test-app';
 
 const SECRET = 'sk_test_x';
@@ -16,7 +23,12 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     fake = new FakePaystackServer({ secretKey: SECRET });
     await fake.start();
     t = await startTestApp({
-      env: { PAYSTACK_SECRET_KEY: SECRET, PAYSTACK_BASE_URL: fake.baseUrl, RATE_LIMIT_PER_ADDRESS_RPS: '5000', RATE_LIMIT_PER_ADDRESS_BURST: '5000' },
+      env: {
+        PAYSTACK_SECRET_KEY: SECRET,
+        PAYSTACK_BASE_URL: fake.baseUrl,
+        RATE_LIMIT_PER_ADDRESS_RPS: '5000',
+        RATE_LIMIT_PER_ADDRESS_BURST: '5000',
+      },
     });
     merchant = await createMerchant(t);
   });
@@ -29,15 +41,29 @@ describe('Billing: LIVE checkouts through Paystack', () => {
   const webhook = (body: string, signature: string | null = sign(body)) =>
     fetch(`${t.baseUrl}/v1/billing/webhooks/paystack`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', ...(signature === null ? {} : { 'x-paystack-signature': signature }) },
+      headers: {
+        'content-type': 'application/json',
+        ...(signature === null ? {} : { 'x-paystack-signature': signature }),
+      },
       body,
     });
   const chargeSuccess = (reference: string, amount = 5000) =>
-    JSON.stringify({ event: 'charge.success', data: { reference, amount, currency: 'GHS', status: 'success' } });
+    JSON.stringify({
+      event: 'charge.success',
+      data: { reference, amount, currency: 'GHS', status: 'success' },
+    });
 
   /** Starts a LIVE checkout and has the hosted page hand the shopper to Paystack. */
   async function handedToPaystack(m: Merchant, body?: Record<string, unknown>) {
-    const c = await startCheckout(t, m.liveKey, body ?? { package_id: 'pkg_starter', success_url: 'https://shop.example/paid?o=7', cancel_url: 'https://shop.example/cart' });
+    const c = await startCheckout(
+      t,
+      m.liveKey,
+      body ?? {
+        package_id: 'pkg_starter',
+        success_url: 'https://shop.example/paid?o=7',
+        cancel_url: 'https://shop.example/cart',
+      },
+    );
     const page = await openPage(t, pathOf(c.checkout_url));
     expect(page.status).toBe(200);
     expect(page.html).toContain('GHS 50.00');
@@ -75,20 +101,29 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     const early = await openPage(t, `/checkout/${c.id}/return?trxref=${c.id}&reference=${c.id}`);
     expect(early.status).toBe(200);
     expect(early.html).toContain('not received confirmation');
-    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe('pending');
+    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe(
+      'pending',
+    );
 
     fake.behaviour = 'success';
     const body = chargeSuccess(c.id);
     const [hooks, returns] = await Promise.all([
       Promise.all(Array.from({ length: 5 }, () => webhook(body))),
-      Promise.all(Array.from({ length: 5 }, () => openPage(t, `/checkout/${c.id}/return?trxref=${c.id}&reference=${c.id}`))),
+      Promise.all(
+        Array.from({ length: 5 }, () =>
+          openPage(t, `/checkout/${c.id}/return?trxref=${c.id}&reference=${c.id}`),
+        ),
+      ),
     ]);
     for (const hook of hooks) expect(hook.status).toBe(200);
     for (const back of returns) {
       expect(back.status).toBe(303);
       expect(back.location).toBe(`https://shop.example/paid?o=7&checkout_id=${c.id}`);
     }
-    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body).toMatchObject({ status: 'succeeded', sms: 1000 });
+    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body).toMatchObject({
+      status: 'succeeded',
+      sms: 1000,
+    });
     expect(await smsLeft(t, m.liveKey)).toBe(1000);
     expect(await purchaseCredits(t, m.liveKey, c.id)).toEqual([{ sms: 1000 }]);
     // Verified server to server, every time.
@@ -104,10 +139,14 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     const m = await createMerchant(t);
     const { c } = await handedToPaystack(m);
     expect((await webhook(chargeSuccess(c.id))).status).toBe(200);
-    const read = await eventually(async () => {
-      const r = await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey });
-      return r.body.status === 'succeeded' ? r : undefined;
-    }, 20_000, 'succeeded');
+    const read = await eventually(
+      async () => {
+        const r = await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey });
+        return r.body.status === 'succeeded' ? r : undefined;
+      },
+      20_000,
+      'succeeded',
+    );
     expect(read.body.sms).toBe(1000);
     expect(await smsLeft(t, m.liveKey)).toBe(1000);
   });
@@ -121,10 +160,18 @@ describe('Billing: LIVE checkouts through Paystack', () => {
         const response = await webhook(body, signature);
         expect(response.status).toBe(401);
         const json = await response.json();
-        expect(json).toMatchObject({ error: { type: 'authentication_error', code: 'invalid_signature', request_id: expect.stringMatching(/^req_/) } });
+        expect(json).toMatchObject({
+          error: {
+            type: 'authentication_error',
+            code: 'invalid_signature',
+            request_id: expect.stringMatching(/^req_/),
+          },
+        });
       }
       expect(fake.requests.some((r) => r.path.startsWith('/transaction/verify'))).toBe(false);
-      expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe('pending');
+      expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe(
+        'pending',
+      );
       expect(await smsLeft(t, m.liveKey)).toBe(0);
     });
 
@@ -148,10 +195,14 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     fake.behaviour = 'amount-mismatch';
     fake.mismatchAmount = 50;
     expect((await webhook(chargeSuccess(c.id))).status).toBe(200);
-    await eventually(async () => {
-      const r = await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey });
-      return r.body.status === 'failed' ? r : undefined;
-    }, 20_000, 'failed');
+    await eventually(
+      async () => {
+        const r = await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey });
+        return r.body.status === 'failed' ? r : undefined;
+      },
+      20_000,
+      'failed',
+    );
     const back = await openPage(t, `/checkout/${c.id}/return?reference=${c.id}`);
     expect(back.status).toBe(303);
     expect(back.location).toBe(`https://shop.example/cart?checkout_id=${c.id}`);
@@ -166,7 +217,9 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     const back = await openPage(t, `/checkout/${c.id}/return?reference=${c.id}`);
     expect(back.status).toBe(303);
     expect(back.location).toBe(`https://shop.example/cart?checkout_id=${c.id}`);
-    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe('failed');
+    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe(
+      'failed',
+    );
     expect(await smsLeft(t, m.liveKey)).toBe(0);
   });
 
@@ -178,7 +231,10 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     expect(back.status).toBe(303);
     expect(back.location).toBe(`https://shop.example/cart?checkout_id=${c.id}`);
     expect((await webhook(chargeSuccess(c.id))).status).toBe(200);
-    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body).toMatchObject({ status: 'failed', sms: 0 });
+    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body).toMatchObject({
+      status: 'failed',
+      sms: 0,
+    });
     expect(await smsLeft(t, m.liveKey)).toBe(0);
     expect(await purchaseCredits(t, m.liveKey, c.id)).toEqual([]);
   });
@@ -192,7 +248,9 @@ describe('Billing: LIVE checkouts through Paystack', () => {
     expect(down.html).toContain('not received confirmation');
     expect(down.html).toContain('http-equiv="refresh"');
     expect(down.html).not.toContain(SECRET);
-    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe('pending');
+    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.liveKey })).body.status).toBe(
+      'pending',
+    );
     fake.behaviour = 'success';
     const back = await openPage(t, `/checkout/${c.id}/return?reference=${c.id}`);
     expect(back.status).toBe(303);
@@ -201,11 +259,17 @@ describe('Billing: LIVE checkouts through Paystack', () => {
   });
 
   it('Cancel on the LIVE page goes to cancel_url and fails the unpaid checkout', async () => {
-    const c = await startCheckout(t, merchant.liveKey, { package_id: 'pkg_growth', success_url: 'https://shop.example/paid', cancel_url: 'https://shop.example/cart' });
+    const c = await startCheckout(t, merchant.liveKey, {
+      package_id: 'pkg_growth',
+      success_url: 'https://shop.example/paid',
+      cancel_url: 'https://shop.example/cart',
+    });
     const cancelled = await submitForm(t, `/checkout/${c.id}/decline`);
     expect(cancelled.status).toBe(303);
     expect(cancelled.location).toBe(`https://shop.example/cart?checkout_id=${c.id}`);
-    expect((await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: merchant.liveKey })).body.status).toBe('failed');
+    expect(
+      (await t.request('GET', `/v1/billing/checkout/${c.id}`, { key: merchant.liveKey })).body.status,
+    ).toBe('failed');
     // A TEST Pay cannot be used on a LIVE checkout.
     const c2 = await startCheckout(t, merchant.liveKey);
     expect((await submitForm(t, `/checkout/${c2.id}/pay`)).status).toBe(400);

@@ -23,15 +23,32 @@ describe('Billing: a crash in the middle of a payment', () => {
     const confirm = async (checkoutId: string) =>
       events.append(
         checkoutStream(checkoutId),
-        [{ type: 'PaymentConfirmed', data: { reference: checkoutId, amount: 5000, currency: 'GHS', provider: 'test', confirmedAt: new Date().toISOString() } }],
+        [
+          {
+            type: 'PaymentConfirmed',
+            data: {
+              reference: checkoutId,
+              amount: 5000,
+              currency: 'GHS',
+              provider: 'test',
+              confirmedAt: new Date().toISOString(),
+            },
+          },
+        ],
         0n,
       );
 
     // 1. Died right after PaymentConfirmed, before any credit.
-    const a = await startCheckout(first, m.testKey, { package_id: 'pkg_starter', success_url: 'https://shop.example/a' });
+    const a = await startCheckout(first, m.testKey, {
+      package_id: 'pkg_starter',
+      success_url: 'https://shop.example/a',
+    });
     await confirm(a.id);
     // 2. Died after crediting the wallet, before CheckoutSucceeded.
-    const b = await startCheckout(first, m.testKey, { package_id: 'pkg_starter', success_url: 'https://shop.example/b' });
+    const b = await startCheckout(first, m.testKey, {
+      package_id: 'pkg_starter',
+      success_url: 'https://shop.example/b',
+    });
     await confirm(b.id);
     const credited = await first.app.get(WalletService).addCredits(m.wallets.TEST, {
       sourceId: b.id,
@@ -42,17 +59,23 @@ describe('Billing: a crash in the middle of a payment', () => {
     expect(credited.ok).toBe(true);
 
     // Paid but not credited is still pending, never succeeded.
-    expect((await first.request('GET', `/v1/billing/checkout/${a.id}`, { key: m.testKey })).body).toMatchObject({ status: 'pending', sms: 0 });
+    expect(
+      (await first.request('GET', `/v1/billing/checkout/${a.id}`, { key: m.testKey })).body,
+    ).toMatchObject({ status: 'pending', sms: 0 });
     const dataDir = first.dataDir;
     await first.close();
 
     second = await startTestApp({ dataDir });
     const app = second;
     for (const c of [a, b]) {
-      const read = await eventually(async () => {
-        const r = await app.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.testKey });
-        return r.body.status === 'succeeded' ? r : undefined;
-      }, 30_000, `checkout ${c.id} succeeded after restart`);
+      const read = await eventually(
+        async () => {
+          const r = await app.request('GET', `/v1/billing/checkout/${c.id}`, { key: m.testKey });
+          return r.body.status === 'succeeded' ? r : undefined;
+        },
+        30_000,
+        `checkout ${c.id} succeeded after restart`,
+      );
       expect(read.body.sms).toBe(1000);
     }
     expect(await smsLeft(app, m.testKey)).toBe(100 + 2 * 1000);

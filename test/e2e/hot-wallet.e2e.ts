@@ -11,7 +11,9 @@ describe('a hot wallet over HTTP', () => {
 
   it('400 concurrent sends on a 100-credit wallet: exactly 100 accepted, the rest 402, no conflicts, sms_left ends at 0', async () => {
     const m = await createMerchant(t);
-    const responses = await Promise.all(Array.from({ length: 400 }, (_, i) => send(t, m.testKey, { message: `OTP ${i}` })));
+    const responses = await Promise.all(
+      Array.from({ length: 400 }, (_, i) => send(t, m.testKey, { message: `OTP ${i}` })),
+    );
     const accepted = responses.filter((r) => r.status === 200);
     const refused = responses.filter((r) => r.status === 402);
     expect(accepted).toHaveLength(100);
@@ -20,12 +22,17 @@ describe('a hot wallet over HTTP', () => {
     expect(new Set(accepted.map((r) => r.body.id)).size).toBe(100);
 
     // Every accepted message is delivered and captured: nothing comes back to sms_left.
-    for (const r of accepted.slice(0, 5)) expect((await finalState(t, m.testKey, r.body.id)).status).toBe('DELIVERED');
+    for (const r of accepted.slice(0, 5))
+      expect((await finalState(t, m.testKey, r.body.id)).status).toBe('DELIVERED');
     const count = async (type: string) => {
       const events = await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey });
       return events.body.data.filter((e: { type: string }) => e.type === type).length;
     };
-    await eventually(async () => ((await count('ReservationCaptured')) === 100 ? true : undefined), 60_000, 'every capture');
+    await eventually(
+      async () => ((await count('ReservationCaptured')) === 100 ? true : undefined),
+      60_000,
+      'every capture',
+    );
     expect(await count('CreditsReserved')).toBe(100);
     await settledSmsLeft(t, m, 0);
   });

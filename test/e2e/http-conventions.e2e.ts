@@ -25,12 +25,17 @@ describe('HTTP conventions every endpoint shares (API.md)', () => {
   });
 
   it('refuses bodies over 16 KiB with 413', async () => {
-    const response = await t.request('POST', '/v1/messages', { body: JSON.stringify({ message: 'x'.repeat(17 * 1024) }) });
+    const response = await t.request('POST', '/v1/messages', {
+      body: JSON.stringify({ message: 'x'.repeat(17 * 1024) }),
+    });
     expectError(response, 413, 'body_too_large');
   });
 
   it('refuses non-JSON bodies with 415', async () => {
-    const response = await t.request('POST', '/v1/messages', { body: 'to=+233', headers: { 'content-type': 'text/plain' } });
+    const response = await t.request('POST', '/v1/messages', {
+      body: 'to=+233',
+      headers: { 'content-type': 'text/plain' },
+    });
     expectError(response, 415, 'unsupported_media_type');
     const form = await t.request('POST', '/v1/messages', {
       body: 'to=1',

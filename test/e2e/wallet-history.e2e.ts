@@ -3,7 +3,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fold } from '../../src/shared/decider';
 import { AggregateStore } from '../../src/shared/event-store/aggregate-store';
-import type { EventStore, ReadStreamOptions, RecordedEvent } from '../../src/shared/event-store/event-store.port';
+import type {
+  EventStore,
+  ReadStreamOptions,
+  RecordedEvent,
+} from '../../src/shared/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/shared/event-store/sqlite/sqlite-event-store.adapter';
 import { smsLeft, walletDecider, walletSnapshots } from '../../src/wallet/domain/wallet.decider';
 import { walletStream, WalletEvent } from '../../src/wallet/domain/wallet.events';
@@ -26,16 +30,24 @@ class CountingStore {
   }
 }
 
-async function seed(store: EventStore, aggregates: AggregateStore, walletId: string, total: number): Promise<void> {
+async function seed(
+  store: EventStore,
+  aggregates: AggregateStore,
+  walletId: string,
+  total: number,
+): Promise<void> {
   const stream = walletStream(walletId);
   const at = new Date().toISOString();
   const opening: WalletEvent[] = [
     { type: 'WalletOpened', data: { walletId, accountId: 'acct_x', environment: 'TEST', openedAt: at } },
-    { type: 'CreditsAdded', data: { sourceId: 'seed', source: 'operator_grant', sms: total, reason: 'seed', addedAt: at } },
+    {
+      type: 'CreditsAdded',
+      data: { sourceId: 'seed', source: 'operator_grant', sms: total, reason: 'seed', addedAt: at },
+    },
   ];
   let state = fold(walletDecider, opening);
   let revision = (await store.append(stream, opening, 'no_stream')).nextExpectedRevision;
-  for (let n = 2; n < total; ) {
+  for (let n = 2; n < total;) {
     const chunk: WalletEvent[] = [];
     for (; chunk.length < 1000 && n < total; n += 2) {
       chunk.push({ type: 'CreditsReserved', data: { messageId: `msg_${n}`, sms: 1, reservedAt: at } });

@@ -10,7 +10,13 @@ import { finalState, SANDBOX, send, smsLeft, sendBody } from '../support/messagi
 import { eventually, expectError, startTestApp, TestApp, TestAppOptions } from '../support/test-app';
 import { verifyWebhook } from '../support/verify-webhook';
 
-const ALL_EVENTS = ['message.sent', 'message.delivered', 'message.failed', 'message.expired', 'checkout.succeeded'];
+const ALL_EVENTS = [
+  'message.sent',
+  'message.delivered',
+  'message.failed',
+  'message.expired',
+  'checkout.succeeded',
+];
 
 const fastOptions = (overrides: Partial<WebhookOptions> = {}): WebhookOptions => ({
   retry: { baseMs: 50, maxMs: 1000, windowMs: 24 * 60 * 60 * 1000 },
@@ -22,7 +28,10 @@ const fastOptions = (overrides: Partial<WebhookOptions> = {}): WebhookOptions =>
   ...overrides,
 });
 
-function appOptions(overrides: Partial<WebhookOptions> = {}, extra: Partial<TestAppOptions> = {}): TestAppOptions {
+function appOptions(
+  overrides: Partial<WebhookOptions> = {},
+  extra: Partial<TestAppOptions> = {},
+): TestAppOptions {
   return {
     env: { TEST_DLR_DELAY_MS: '30' },
     override: (b) => b.overrideProvider(WEBHOOK_OPTIONS).useValue(fastOptions(overrides)),
@@ -58,7 +67,13 @@ class Receiver {
         const attempt = (this.attempts.get(event.id) ?? 0) + 1;
         this.attempts.set(event.id, attempt);
         const answer = this.behaviour(event, attempt);
-        this.received.push({ raw, signature: req.headers['sms-signature'] as string | undefined, event, answer, at: Date.now() });
+        this.received.push({
+          raw,
+          signature: req.headers['sms-signature'] as string | undefined,
+          event,
+          answer,
+          at: Date.now(),
+        });
         if (answer === 'hang') return; // never answers; the sender's timeout or shutdown ends it
         res.writeHead(answer, { 'content-type': 'text/plain' }).end('ok');
       });
@@ -151,27 +166,50 @@ describe('Webhooks', () => {
       expect(finals.map((f) => f.status)).toEqual(['DELIVERED', 'FAILED', 'FAILED']);
       // delivered: SENT(2), DELIVERED(3); failed: SENT(2), FAILED(3); rejected: FAILED(2).
       const expected = 5;
-      await eventually(async () => (new Set(receiver.acknowledged().map((r) => r.event.id)).size === expected ? true : undefined), 45_000, 'every event acknowledged');
+      await eventually(
+        async () =>
+          new Set(receiver.acknowledged().map((r) => r.event.id)).size === expected ? true : undefined,
+        45_000,
+        'every event acknowledged',
+      );
 
       const acked = receiver.acknowledged();
       expect(acked).toHaveLength(expected); // each once
       expect(receiver.received.filter((r) => r.answer === 500)).toHaveLength(expected * 3);
       expectPerMessageOrder(receiver.received);
-      const bySubject = (subject: string) => acked.filter((r) => r.event.data.id === subject).map((r) => [r.event.type, r.event.sequence, r.event.data.status]);
-      expect(bySubject(ids[0])).toEqual([['message.sent', 2, 'SENT'], ['message.delivered', 3, 'DELIVERED']]);
-      expect(bySubject(ids[1])).toEqual([['message.sent', 2, 'SENT'], ['message.failed', 3, 'FAILED']]);
+      const bySubject = (subject: string) =>
+        acked
+          .filter((r) => r.event.data.id === subject)
+          .map((r) => [r.event.type, r.event.sequence, r.event.data.status]);
+      expect(bySubject(ids[0])).toEqual([
+        ['message.sent', 2, 'SENT'],
+        ['message.delivered', 3, 'DELIVERED'],
+      ]);
+      expect(bySubject(ids[1])).toEqual([
+        ['message.sent', 2, 'SENT'],
+        ['message.failed', 3, 'FAILED'],
+      ]);
       expect(bySubject(ids[2])).toEqual([['message.failed', 2, 'FAILED']]);
       // The data is the message as the API shows it in that state.
       const delivered = acked.find((r) => r.event.type === 'message.delivered')!;
       expect(delivered.event.data).toEqual(finals[0]);
 
       // Signatures: the documented verifier accepts real deliveries and refuses tampering.
-      for (const r of receiver.received) expect(verifyWebhook(r.raw, r.signature, endpoint.secret)).toBe(true);
+      for (const r of receiver.received)
+        expect(verifyWebhook(r.raw, r.signature, endpoint.secret)).toBe(true);
       const one = acked[0];
       expect(one.signature).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
-      expect(verifyWebhook(one.raw.replace('"object":"event"', '"object":"evenT"'), one.signature, endpoint.secret)).toBe(false);
+      expect(
+        verifyWebhook(
+          one.raw.replace('"object":"event"', '"object":"evenT"'),
+          one.signature,
+          endpoint.secret,
+        ),
+      ).toBe(false);
       expect(verifyWebhook(one.raw, one.signature, 'whsec_wrong')).toBe(false);
-      expect(verifyWebhook(one.raw, one.signature, endpoint.secret, 300, Math.floor(Date.now() / 1000) + 301)).toBe(false);
+      expect(
+        verifyWebhook(one.raw, one.signature, endpoint.secret, 300, Math.floor(Date.now() / 1000) + 301),
+      ).toBe(false);
       expect(verifyWebhook(one.raw, undefined, endpoint.secret)).toBe(false);
 
       // Replay: the same events, same ids, oldest first (so per message in sequence order).
@@ -182,7 +220,10 @@ describe('Webhooks', () => {
         const seqs = listed.filter((e) => e.data.id === id).map((e) => e.sequence);
         expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
       }
-      expectError(await t.request('GET', '/v1/events?after=evt_unknownUnknownUnknown1', { key: m.testKey }), 404);
+      expectError(
+        await t.request('GET', '/v1/events?after=evt_unknownUnknownUnknown1', { key: m.testKey }),
+        404,
+      );
       expectError(await t.request('GET', '/v1/events?after=nope', { key: m.testKey }), 400);
       // Another wallet cannot page from this wallet's events, nor sees them.
       const other = await createMerchant(t);
@@ -202,7 +243,11 @@ describe('Webhooks', () => {
       const checkout = await startCheckout(t, m.testKey);
       await submitForm(t, `/checkout/${checkout.id}/pay`);
       const got = await eventually(async () => receiver.acknowledged()[0], 30_000, 'checkout.succeeded');
-      expect(got.event).toMatchObject({ type: 'checkout.succeeded', sequence: 2, data: { id: checkout.id, object: 'checkout', status: 'succeeded' } });
+      expect(got.event).toMatchObject({
+        type: 'checkout.succeeded',
+        sequence: 2,
+        data: { id: checkout.id, object: 'checkout', status: 'succeeded' },
+      });
       expect(verifyWebhook(got.raw, got.signature, endpoint.secret)).toBe(true);
       await new Promise((r) => setTimeout(r, 500));
       expect(receiver.received.every((r) => r.event.type === 'checkout.succeeded')).toBe(true);
@@ -222,10 +267,19 @@ describe('Webhooks', () => {
         const key = m.testKey;
         receiver.behaviour = () => 'hang'; // the first deliveries stay in flight until the shutdown
         await createEndpoint(first, m.testKey, receiver.url);
-        for (const to of [SANDBOX.delivered, '+233241234567']) ids.push((await send(first, m.testKey, { to })).body.id);
+        for (const to of [SANDBOX.delivered, '+233241234567'])
+          ids.push((await send(first, m.testKey, { to })).body.id);
         await Promise.all(ids.map((id) => finalState(first, key, id)));
-        await eventually(async () => ((await allEvents(first, key)).length === 4 ? true : undefined), 30_000, 'four events recorded');
-        await eventually(async () => (receiver.received.length >= 1 ? true : undefined), 30_000, 'a delivery in flight');
+        await eventually(
+          async () => ((await allEvents(first, key)).length === 4 ? true : undefined),
+          30_000,
+          'four events recorded',
+        );
+        await eventually(
+          async () => (receiver.received.length >= 1 ? true : undefined),
+          30_000,
+          'a delivery in flight',
+        );
       } finally {
         await first.close();
       }
@@ -233,9 +287,18 @@ describe('Webhooks', () => {
       receiver.behaviour = () => 200;
       const second = await startTestApp(appOptions({}, { dataDir, keepData: true }));
       try {
-        await eventually(async () => (new Set(receiver.acknowledged().map((r) => r.event.id)).size === 4 ? true : undefined), 45_000, 'all four after restart');
+        await eventually(
+          async () => (new Set(receiver.acknowledged().map((r) => r.event.id)).size === 4 ? true : undefined),
+          45_000,
+          'all four after restart',
+        );
         const listed = await allEvents(second, m.testKey);
-        expect(receiver.acknowledged().map((r) => r.event.id).sort()).toEqual(listed.map((e) => e.id).sort());
+        expect(
+          receiver
+            .acknowledged()
+            .map((r) => r.event.id)
+            .sort(),
+        ).toEqual(listed.map((e) => e.id).sort());
         expect(receiver.acknowledged()).toHaveLength(4);
         expectPerMessageOrder(receiver.received.filter((r) => r.answer !== 'hang'));
       } finally {
@@ -255,7 +318,11 @@ describe('Webhooks', () => {
       await createEndpoint(t, m.testKey, receiver.url);
       await createEndpoint(t, m.testKey, fast.url);
       const sent = await send(t, m.testKey, { to: SANDBOX.delivered });
-      await eventually(async () => (fast.acknowledged().length === 2 ? true : undefined), 30_000, 'the fast endpoint served');
+      await eventually(
+        async () => (fast.acknowledged().length === 2 ? true : undefined),
+        30_000,
+        'the fast endpoint served',
+      );
       expect(fast.acknowledged().map((r) => r.event.data.id)).toEqual([sent.body.id, sent.body.id]);
     } finally {
       await t.close();
@@ -281,7 +348,9 @@ describe('Webhooks', () => {
       const count = receiver.received.length;
       await new Promise((r) => setTimeout(r, 600));
       expect(receiver.received.length).toBe(count); // nothing more goes to a disabled endpoint
-      expect((await t.request('GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: m.testKey })).body.status).toBe('disabled');
+      expect(
+        (await t.request('GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: m.testKey })).body.status,
+      ).toBe('disabled');
     } finally {
       await t.close();
     }
@@ -302,16 +371,51 @@ describe('Webhooks', () => {
         'https://192.168.1.10/hooks',
         'https://169.254.169.254/latest',
       ]) {
-        const r = await t.request('POST', '/v1/webhook_endpoints', { key: m.liveKey, body: { url, events: ['message.delivered'] } });
+        const r = await t.request('POST', '/v1/webhook_endpoints', {
+          key: m.liveKey,
+          body: { url, events: ['message.delivered'] },
+        });
         expect({ url, status: r.status }).toEqual({ url, status: 400 });
         expect(expectError(r, 400, 'invalid_url').param).toBe('url');
       }
       expect((await t.request('GET', '/v1/webhook_endpoints', { key: m.liveKey })).body.data).toEqual([]);
-      expectError(await t.request('POST', '/v1/webhook_endpoints', { key: m.testKey, body: { url: receiver.url, events: ['message.nope'] } }), 400, 'invalid_event_type');
-      expectError(await t.request('POST', '/v1/webhook_endpoints', { key: m.testKey, body: { url: receiver.url, events: [] } }), 400);
-      expectError(await t.request('POST', '/v1/webhook_endpoints', { key: m.testKey, body: { events: ['message.sent'] } }), 400, 'parameter_missing');
-      expectError(await t.request('POST', '/v1/webhook_endpoints', { key: m.testKey, body: { url: 'ftp://x.example', events: ['message.sent'] } }), 400, 'invalid_url');
-      expectError(await t.request('POST', '/v1/webhook_endpoints', { body: { url: receiver.url, events: ['message.sent'] } }), 401);
+      expectError(
+        await t.request('POST', '/v1/webhook_endpoints', {
+          key: m.testKey,
+          body: { url: receiver.url, events: ['message.nope'] },
+        }),
+        400,
+        'invalid_event_type',
+      );
+      expectError(
+        await t.request('POST', '/v1/webhook_endpoints', {
+          key: m.testKey,
+          body: { url: receiver.url, events: [] },
+        }),
+        400,
+      );
+      expectError(
+        await t.request('POST', '/v1/webhook_endpoints', {
+          key: m.testKey,
+          body: { events: ['message.sent'] },
+        }),
+        400,
+        'parameter_missing',
+      );
+      expectError(
+        await t.request('POST', '/v1/webhook_endpoints', {
+          key: m.testKey,
+          body: { url: 'ftp://x.example', events: ['message.sent'] },
+        }),
+        400,
+        'invalid_url',
+      );
+      expectError(
+        await t.request('POST', '/v1/webhook_endpoints', {
+          body: { url: receiver.url, events: ['message.sent'] },
+        }),
+        401,
+      );
     } finally {
       await t.close();
     }
@@ -326,15 +430,33 @@ describe('Webhooks', () => {
       const list = await t.request('GET', '/v1/webhook_endpoints', { key: m.testKey });
       expect(list.body).toEqual({
         object: 'list',
-        data: [{ id: endpoint.id, object: 'webhook_endpoint', url: receiver.url, events: ['message.delivered'], status: 'enabled', created_at: expect.any(String) }],
+        data: [
+          {
+            id: endpoint.id,
+            object: 'webhook_endpoint',
+            url: receiver.url,
+            events: ['message.delivered'],
+            status: 'enabled',
+            created_at: expect.any(String),
+          },
+        ],
         has_more: false,
       });
       expect(list.text).not.toContain('whsec_');
       // Another wallet (another merchant, or the same merchant's LIVE wallet) cannot see or delete it.
-      expectError(await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { key: other.testKey }), 404);
+      expectError(
+        await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { key: other.testKey }),
+        404,
+      );
       expectError(await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { key: m.liveKey }), 404);
-      expectError(await t.request('GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: other.testKey }), 404);
-      expectError(await t.request('DELETE', '/v1/webhook_endpoints/we_doesNotExist000000', { key: m.testKey }), 404);
+      expectError(
+        await t.request('GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: other.testKey }),
+        404,
+      );
+      expectError(
+        await t.request('DELETE', '/v1/webhook_endpoints/we_doesNotExist000000', { key: m.testKey }),
+        404,
+      );
       const deleted = await t.request('DELETE', `/v1/webhook_endpoints/${endpoint.id}`, { key: m.testKey });
       expect(deleted.status).toBe(200);
       expect(deleted.body).toEqual({ id: endpoint.id, object: 'webhook_endpoint', deleted: true });
@@ -343,7 +465,11 @@ describe('Webhooks', () => {
       // Nothing is delivered to a deleted endpoint; the events are still recorded.
       const sent = await send(t, m.testKey, { to: SANDBOX.delivered });
       await finalState(t, m.testKey, sent.body.id);
-      await eventually(async () => ((await allEvents(t, m.testKey)).length === 2 ? true : undefined), 30_000, 'events recorded');
+      await eventually(
+        async () => ((await allEvents(t, m.testKey)).length === 2 ? true : undefined),
+        30_000,
+        'events recorded',
+      );
       await new Promise((r) => setTimeout(r, 300));
       expect(receiver.received).toHaveLength(0);
     } finally {
@@ -356,12 +482,24 @@ describe('Webhooks', () => {
     try {
       const m = await createMerchant(t);
       const before = await smsLeft(t, m.testKey);
-      const history = (await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey })).body.data.length;
-      const quote = await t.request('POST', '/v1/messages/quote', { key: m.testKey, body: sendBody({ message: 'x'.repeat(200) }) });
+      const history = (await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey })).body.data
+        .length;
+      const quote = await t.request('POST', '/v1/messages/quote', {
+        key: m.testKey,
+        body: sendBody({ message: 'x'.repeat(200) }),
+      });
       expect(quote.status).toBe(200);
-      expect(quote.body).toMatchObject({ object: 'quote', segments: 2, credits: 2, sms_left: before, sendable: true });
+      expect(quote.body).toMatchObject({
+        object: 'quote',
+        segments: 2,
+        credits: 2,
+        sms_left: before,
+        sendable: true,
+      });
       expect(await smsLeft(t, m.testKey)).toBe(before);
-      expect((await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey })).body.data).toHaveLength(history);
+      expect(
+        (await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey })).body.data,
+      ).toHaveLength(history);
       expect((await t.request('GET', '/v1/messages', { key: m.testKey })).body.data).toEqual([]);
       expect((await t.request('GET', '/v1/events', { key: m.testKey })).body.data).toEqual([]);
     } finally {

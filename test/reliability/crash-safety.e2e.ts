@@ -97,7 +97,8 @@ async function expectEverythingSettled(): Promise<void> {
   const delivered = deliveredCreditsByWallet(dataDir);
   const creditsAdded = new Map<string, number>();
   for (const e of readEvents(dataDir, 'wallet')) {
-    if (e.type === 'CreditsAdded') creditsAdded.set(e.streamId, (creditsAdded.get(e.streamId) ?? 0) + e.data.sms);
+    if (e.type === 'CreditsAdded')
+      creditsAdded.set(e.streamId, (creditsAdded.get(e.streamId) ?? 0) + e.data.sms);
   }
   const replays = await replayWallets(
     dataDir,
@@ -137,22 +138,32 @@ function expectSubmittedOnce(): void {
   let takenOver = 0;
   for (const [id, events] of histories) {
     const sent = events.filter((e) => e.type === 'MessageSent').length;
-    const claims = events.filter((e) => e.type === 'MessageClaimed').map((e) => e.data.dispatcherId as string);
+    const claims = events
+      .filter((e) => e.type === 'MessageClaimed')
+      .map((e) => e.data.dispatcherId as string);
     expect({ id, sent: sent <= 1 }).toEqual({ id, sent: true });
     const byReceipt = events.some((e) => e.type === 'DeliveryReported' || e.type === 'MessageDelivered');
     if (byReceipt) expect({ id, sent }).toEqual({ id, sent: 1 });
     expect({ id, distinctClaimers: new Set(claims).size }).toEqual({ id, distinctClaimers: claims.length });
     for (const earlier of claims.slice(0, -1)) {
-      expect({ id, earlierClaimByKilledProcess: killedPids.some((pid) => earlier.includes(`_${pid}_`)) }).toEqual({
+      expect({
+        id,
+        earlierClaimByKilledProcess: killedPids.some((pid) => earlier.includes(`_${pid}_`)),
+      }).toEqual({
         id,
         earlierClaimByKilledProcess: true,
       });
     }
     if (claims.length > 1) takenOver++;
-    expect({ id, submitsWithinClaims: (perMessage.get(id) ?? 0) <= claims.length }).toEqual({ id, submitsWithinClaims: true });
+    expect({ id, submitsWithinClaims: (perMessage.get(id) ?? 0) <= claims.length }).toEqual({
+      id,
+      submitsWithinClaims: true,
+    });
   }
   // For the record in the test output: how many claims a restart had to take over.
-  console.log(`messages: ${histories.size}, submissions: ${submits.length}, claims taken over after a kill: ${takenOver}`);
+  console.log(
+    `messages: ${histories.size}, submissions: ${submits.length}, claims taken over after a kill: ${takenOver}`,
+  );
 }
 
 it('SIGKILL under 16 concurrent senders: every accepted message ends, none is submitted twice, wallets balance', async () => {
@@ -178,7 +189,9 @@ it('SIGKILL under 16 concurrent senders: every accepted message ends, none is su
     const final = await until(
       async () => {
         const r = await server!.request('GET', `/v1/messages/${id}`, { key: byId.get(id)!.testKey });
-        return r.status === 200 && ['DELIVERED', 'FAILED', 'EXPIRED'].includes(r.body.status) ? r.body : undefined;
+        return r.status === 200 && ['DELIVERED', 'FAILED', 'EXPIRED'].includes(r.body.status)
+          ? r.body
+          : undefined;
       },
       60_000,
       `message ${id} terminal`,
@@ -222,7 +235,18 @@ it('SIGKILL between payment confirmation and crediting: credited exactly once, c
     const [last] = await store.readStream(checkoutStream(a.id), { direction: 'backwards', limit: 1 });
     await store.append(
       checkoutStream(a.id),
-      [{ type: 'PaymentConfirmed', data: { reference: a.id, amount: 5000, currency: 'GHS', provider: 'test', confirmedAt: new Date().toISOString() } }],
+      [
+        {
+          type: 'PaymentConfirmed',
+          data: {
+            reference: a.id,
+            amount: 5000,
+            currency: 'GHS',
+            provider: 'test',
+            confirmedAt: new Date().toISOString(),
+          },
+        },
+      ],
       last.revision,
     );
   } finally {
@@ -233,7 +257,9 @@ it('SIGKILL between payment confirmation and crediting: credited exactly once, c
   const purchases = (checkoutId: string) =>
     readEvents(dataDir, 'wallet').filter((e) => e.type === 'CreditsAdded' && e.data.sourceId === checkoutId);
   const confirmed = (checkoutId: string) =>
-    readEvents(dataDir, 'checkout').some((e) => e.streamId === checkoutStream(checkoutId) && e.type === 'PaymentConfirmed');
+    readEvents(dataDir, 'checkout').some(
+      (e) => e.streamId === checkoutStream(checkoutId) && e.type === 'PaymentConfirmed',
+    );
 
   for (const c of [a, b]) {
     if (!confirmed(c.id)) {
@@ -273,9 +299,16 @@ it('SIGTERM under load: in-flight requests complete, the process exits 0, nothin
       done: stopping
         .request('POST', '/v1/messages', {
           key: merchants[i % merchants.length].testKey,
-          body: { to: '+233200000001', sender_id: 'Reliab', message: `in flight ${i}`, type: 'transactional' },
+          body: {
+            to: '+233200000001',
+            sender_id: 'Reliab',
+            message: `in flight ${i}`,
+            type: 'transactional',
+          },
         })
-        .then((r) => (r.status === 200 ? '200' : isClosingRefusal(r) ? 'refused-while-closing' : `${r.status} ${r.text}`))
+        .then((r) =>
+          r.status === 200 ? '200' : isClosingRefusal(r) ? 'refused-while-closing' : `${r.status} ${r.text}`,
+        )
         .catch(() => 'connection-refused'),
     });
   }
@@ -294,13 +327,18 @@ it('SIGTERM under load: in-flight requests complete, the process exits 0, nothin
   const allowed = new Set(['200', 'refused-while-closing', 'connection-refused']);
   const tracked = await Promise.all(started.map((s) => s.done));
   expect(tracked.filter((t) => !allowed.has(t))).toEqual([]);
-  expect(load.outcomes.filter((o) => o.status !== 200 && o.status !== null && !o.refusedWhileClosing)).toEqual([]);
-  console.log(`SIGTERM: tracked in-flight outcomes ${JSON.stringify(tracked)}; load refused while closing: ${load.outcomes.filter((o) => o.refusedWhileClosing).length}`);
+  expect(
+    load.outcomes.filter((o) => o.status !== 200 && o.status !== null && !o.refusedWhileClosing),
+  ).toEqual([]);
+  console.log(
+    `SIGTERM: tracked in-flight outcomes ${JSON.stringify(tracked)}; load refused while closing: ${load.outcomes.filter((o) => o.refusedWhileClosing).length}`,
+  );
 
   await restart();
   const accepted = load.accepted();
   const histories = messageHistories(dataDir);
-  for (const id of accepted) expect({ id, queued: histories.get(id)?.[0]?.type }).toEqual({ id, queued: 'MessageQueued' });
+  for (const id of accepted)
+    expect({ id, queued: histories.get(id)?.[0]?.type }).toEqual({ id, queued: 'MessageQueued' });
   await expectEverythingSettled();
   expectSubmittedOnce();
 });

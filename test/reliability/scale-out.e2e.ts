@@ -85,7 +85,10 @@ it('two processes on one store under send load: each message submitted exactly o
   // Both processes dispatched (the claim race is real), yet no message was claimed by both.
   const claimers = new Map<string, Set<string>>();
   for (const [id, events] of histories) {
-    claimers.set(id, new Set(events.filter((e) => e.type === 'MessageClaimed').map((e) => e.data.dispatcherId)));
+    claimers.set(
+      id,
+      new Set(events.filter((e) => e.type === 'MessageClaimed').map((e) => e.data.dispatcherId)),
+    );
   }
   expect([...claimers].filter(([, who]) => who.size !== 1)).toEqual([]);
   // The carrier: the simulator's submission log shows exactly one dispatcher submission per
@@ -95,21 +98,28 @@ it('two processes on one store under send load: each message submitted exactly o
   expect([...ids].filter((id) => perMessage.get(id) !== 1)).toEqual([]);
   expect(perMessage.size).toBe(ids.size);
   const pids = new Set(submits.map((s) => s.pid));
-  console.log(`scale-out: ${ids.size} messages, submissions by pid: ${JSON.stringify(Object.fromEntries(countBy(submits, (s) => String(s.pid))))}`);
+  console.log(
+    `scale-out: ${ids.size} messages, submissions by pid: ${JSON.stringify(Object.fromEntries(countBy(submits, (s) => String(s.pid))))}`,
+  );
   expect(pids.size).toBeGreaterThanOrEqual(1);
 
   // The wallets: no open reservation, and wallet:replay agrees with the shared read model.
   const delivered = deliveredCreditsByWallet(dataDir);
   const creditsAdded = new Map<string, number>();
   for (const e of readEvents(dataDir, 'wallet')) {
-    if (e.type === 'CreditsAdded') creditsAdded.set(e.streamId, (creditsAdded.get(e.streamId) ?? 0) + e.data.sms);
+    if (e.type === 'CreditsAdded')
+      creditsAdded.set(e.streamId, (creditsAdded.get(e.streamId) ?? 0) + e.data.sms);
   }
   await until(
     async () => {
       const balances = await Promise.all(
-        merchants.map((m, i) => servers[i % 2].request('GET', '/v1/billing', { key: m.testKey }).then((r) => r.body.sms_left)),
+        merchants.map((m, i) =>
+          servers[i % 2].request('GET', '/v1/billing', { key: m.testKey }).then((r) => r.body.sms_left),
+        ),
       );
-      return merchants.every((m, i) => balances[i] === creditsAdded.get(`wallet-${m.wallet}`)! - (delivered.get(m.wallet) ?? 0))
+      return merchants.every(
+        (m, i) => balances[i] === creditsAdded.get(`wallet-${m.wallet}`)! - (delivered.get(m.wallet) ?? 0),
+      )
         ? true
         : undefined;
     },

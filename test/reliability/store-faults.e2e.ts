@@ -30,16 +30,20 @@ class FaultyEventStore implements EventStore {
   constructor(readonly inner: SqliteEventStore) {
     // Disk full is injected below the adapter, at the SQLite statement that inserts events, so
     // the adapter's own error mapping (sqlite-errors.ts) turns SQLITE_FULL into a 503.
-    const statements = (inner as unknown as { statements: { insert: { run: (...args: unknown[]) => unknown } } }).statements;
+    const statements = (
+      inner as unknown as { statements: { insert: { run: (...args: unknown[]) => unknown } } }
+    ).statements;
     const insert = statements.insert;
     const run = insert.run.bind(insert);
     insert.run = (...args: unknown[]) => {
-      if (this.fault === 'disk-full') throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      if (this.fault === 'disk-full')
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       return run(...args);
     };
   }
   private check(what: string, streamId?: string) {
-    if (this.fault === 'unavailable') throw new StoreUnavailableError(`${what}: store unreachable (test fault)`);
+    if (this.fault === 'unavailable')
+      throw new StoreUnavailableError(`${what}: store unreachable (test fault)`);
     if (this.fault === 'message-appends' && what === 'append' && streamId?.startsWith('message-')) {
       throw new StoreUnavailableError('append: store failed after the reservation (test fault)');
     }
@@ -87,12 +91,12 @@ beforeAll(async () => {
         .useValue({ ...loadMessagingOptions({}), orphanGraceMs: 500, orphanSweepMs: 300 })
         .overrideProvider(EVENT_STORE)
         .useFactory({
-        factory: (config: AppConfig) => {
-          store = new FaultyEventStore(createEventStore(config) as SqliteEventStore);
-          return store;
-        },
-        inject: [APP_CONFIG],
-      }),
+          factory: (config: AppConfig) => {
+            store = new FaultyEventStore(createEventStore(config) as SqliteEventStore);
+            return store;
+          },
+          inject: [APP_CONFIG],
+        }),
   });
   m = await createMerchant(t);
 });
@@ -115,7 +119,8 @@ function expect503(r: TestResponse) {
   expect(r.text).not.toMatch(/SQLITE|sqlite|\.db|stack/);
 }
 
-const walletEvents = () => readEvents(t.dataDir, 'wallet').filter((e) => e.streamId === `wallet-${m.wallets.TEST}`);
+const walletEvents = () =>
+  readEvents(t.dataDir, 'wallet').filter((e) => e.streamId === `wallet-${m.wallets.TEST}`);
 
 it('store unreachable: 503 with Retry-After, /ready fails, then recovers', async () => {
   expect((await send(t, m.testKey, { to: SANDBOX.delivered })).status).toBe(200);
@@ -140,7 +145,11 @@ it('a failure between reserving and queuing: 503, and the orphaned reservation i
   store.fault = 'message-appends';
   let reservedFor: string[] = [];
   try {
-    const before = new Set(walletEvents().filter((e) => e.type === 'CreditsReserved').map((e) => e.data.messageId));
+    const before = new Set(
+      walletEvents()
+        .filter((e) => e.type === 'CreditsReserved')
+        .map((e) => e.data.messageId),
+    );
     for (let i = 0; i < 3; i++) expect503(await send(t, m.testKey, { to: SANDBOX.delivered }));
     reservedFor = walletEvents()
       .filter((e) => e.type === 'CreditsReserved' && !before.has(e.data.messageId))
@@ -153,7 +162,11 @@ it('a failure between reserving and queuing: 503, and the orphaned reservation i
   // Once the store works again, the reaper marks those messages rejected and releases the credits.
   await until(
     () => {
-      const released = new Set(walletEvents().filter((e) => e.type === 'ReservationReleased').map((e) => e.data.messageId));
+      const released = new Set(
+        walletEvents()
+          .filter((e) => e.type === 'ReservationReleased')
+          .map((e) => e.data.messageId),
+      );
       return reservedFor.every((id) => released.has(id)) ? true : undefined;
     },
     30_000,
@@ -161,7 +174,9 @@ it('a failure between reserving and queuing: 503, and the orphaned reservation i
   );
   const messages = readEvents(t.dataDir, 'message');
   for (const id of reservedFor) {
-    expect(messages.filter((e) => e.streamId === `message-${id}`).map((e) => e.type)).toEqual(['MessageRejected']);
+    expect(messages.filter((e) => e.streamId === `message-${id}`).map((e) => e.type)).toEqual([
+      'MessageRejected',
+    ]);
     expect((await t.request('GET', `/v1/messages/${id}`, { key: m.testKey })).status).toBe(404);
   }
 });
@@ -188,7 +203,8 @@ it('after all the faults the wallet balances (wallet:replay through the CLI)', a
       const open = new Set<string>();
       for (const e of walletEvents()) {
         if (e.type === 'CreditsReserved') open.add(e.data.messageId);
-        if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased') open.delete(e.data.messageId);
+        if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased')
+          open.delete(e.data.messageId);
       }
       return open.size === 0 ? true : undefined;
     },

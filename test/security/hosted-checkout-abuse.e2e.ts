@@ -14,20 +14,30 @@ describe('hosted checkout abuse', () => {
   let b: Merchant;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PER_ADDRESS_RPS: '5000', RATE_LIMIT_PER_ADDRESS_BURST: '5000' } });
+    t = await startTestApp({
+      env: { RATE_LIMIT_PER_ADDRESS_RPS: '5000', RATE_LIMIT_PER_ADDRESS_BURST: '5000' },
+    });
     a = await createMerchant(t);
     b = await createMerchant(t);
   });
   afterAll(() => t?.close());
 
-  const post = async (path: string, form: Record<string, string> = {}, headers: Record<string, string> = {}) => {
+  const post = async (
+    path: string,
+    form: Record<string, string> = {},
+    headers: Record<string, string> = {},
+  ) => {
     const response = await fetch(`${t.baseUrl}${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
       body: new URLSearchParams(form).toString(),
       redirect: 'manual',
     });
-    return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      html: await response.text(),
+    };
   };
 
   /** Fields and query parameters an attacker might hope the page honours. */
@@ -48,10 +58,17 @@ describe('hosted checkout abuse', () => {
   it('paying A’s checkout credits A’s wallet only, whatever wallet, account or amount the request names', async () => {
     const checkout = await startCheckout(t, a.testKey);
     const [aBefore, bBefore] = [await smsLeft(t, a.testKey), await smsLeft(t, b.testKey)];
-    const hostile = { ...HOSTILE, wallet_id: b.wallets.TEST, walletId: b.wallets.TEST, account_id: b.accountId };
+    const hostile = {
+      ...HOSTILE,
+      wallet_id: b.wallets.TEST,
+      walletId: b.wallets.TEST,
+      account_id: b.accountId,
+    };
     const query = new URLSearchParams(hostile).toString();
 
-    const paid = await post(`${pathOf(checkout.checkout_url)}/pay?${query}`, hostile, { cookie: `wallet=${b.wallets.TEST}` });
+    const paid = await post(`${pathOf(checkout.checkout_url)}/pay?${query}`, hostile, {
+      cookie: `wallet=${b.wallets.TEST}`,
+    });
     expect(paid.status).toBe(303);
 
     expect(await smsLeft(t, a.testKey)).toBe(aBefore + 1000);
@@ -67,26 +84,45 @@ describe('hosted checkout abuse', () => {
 
   it('another merchant (or the other environment) cannot read or claim the checkout over the API', async () => {
     const checkout = await startCheckout(t, a.testKey);
-    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: b.testKey })).status).toBe(404);
-    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: a.liveKey })).status).toBe(404);
-    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: a.testKey })).status).toBe(200);
+    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: b.testKey })).status).toBe(
+      404,
+    );
+    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: a.liveKey })).status).toBe(
+      404,
+    );
+    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: a.testKey })).status).toBe(
+      200,
+    );
   });
 
   it('look-alike ids in the page URL find nothing', async () => {
     const checkout = await startCheckout(t, a.testKey);
-    for (const id of [checkout.id.toUpperCase(), `${checkout.id}x`, `${checkout.id}%00`, encodeURIComponent(` ${checkout.id}`)]) {
+    for (const id of [
+      checkout.id.toUpperCase(),
+      `${checkout.id}x`,
+      `${checkout.id}%00`,
+      encodeURIComponent(` ${checkout.id}`),
+    ]) {
       const page = await post(`/checkout/${id}/pay`);
       expect(page.status).toBeGreaterThanOrEqual(400);
       expect(page.status).toBeLessThan(500);
     }
-    expect((await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: a.testKey })).body.status).toBe('pending');
+    expect(
+      (await t.request('GET', `/v1/billing/checkout/${checkout.id}`, { key: a.testKey })).body.status,
+    ).toBe('pending');
   });
 
   it('after paying, redirects only to the merchant’s success_url (with checkout_id), never to a URL from the request', async () => {
     const successUrl = 'https://shop.example/paid?order=42&lang=en#done';
-    const checkout = await startCheckout(t, a.testKey, { package_id: 'pkg_starter', success_url: successUrl, cancel_url: 'https://shop.example/cart' });
+    const checkout = await startCheckout(t, a.testKey, {
+      package_id: 'pkg_starter',
+      success_url: successUrl,
+      cancel_url: 'https://shop.example/cart',
+    });
     const query = new URLSearchParams(HOSTILE).toString();
-    const paid = await post(`${pathOf(checkout.checkout_url)}/pay?${query}`, HOSTILE, { referer: 'https://evil.example/' });
+    const paid = await post(`${pathOf(checkout.checkout_url)}/pay?${query}`, HOSTILE, {
+      referer: 'https://evil.example/',
+    });
     expect(paid.status).toBe(303);
     const location = new URL(paid.location!);
     expect(location.origin).toBe('https://shop.example');
@@ -100,40 +136,78 @@ describe('hosted checkout abuse', () => {
   });
 
   it('after declining, redirects only to the merchant’s cancel_url; without one, no redirect at all', async () => {
-    const withCancel = await startCheckout(t, a.testKey, { package_id: 'pkg_starter', success_url: 'https://shop.example/paid', cancel_url: 'https://shop.example/cart?x=1' });
-    const declined = await post(`${pathOf(withCancel.checkout_url)}/decline?${new URLSearchParams(HOSTILE)}`, HOSTILE);
+    const withCancel = await startCheckout(t, a.testKey, {
+      package_id: 'pkg_starter',
+      success_url: 'https://shop.example/paid',
+      cancel_url: 'https://shop.example/cart?x=1',
+    });
+    const declined = await post(
+      `${pathOf(withCancel.checkout_url)}/decline?${new URLSearchParams(HOSTILE)}`,
+      HOSTILE,
+    );
     expect(declined.status).toBe(303);
     expect(declined.location).toBe(`https://shop.example/cart?x=1&checkout_id=${withCancel.id}`);
 
-    const withoutCancel = await startCheckout(t, a.testKey, { package_id: 'pkg_starter', success_url: 'https://shop.example/paid' });
-    const page = await post(`${pathOf(withoutCancel.checkout_url)}/decline?${new URLSearchParams(HOSTILE)}`, HOSTILE);
+    const withoutCancel = await startCheckout(t, a.testKey, {
+      package_id: 'pkg_starter',
+      success_url: 'https://shop.example/paid',
+    });
+    const page = await post(
+      `${pathOf(withoutCancel.checkout_url)}/decline?${new URLSearchParams(HOSTILE)}`,
+      HOSTILE,
+    );
     expect(page.status).toBe(200);
     expect(page.location).toBeNull();
     expect(page.html).not.toContain('evil.example');
   });
 
   it('the merchant cannot make the page redirect to a script or a relative URL either', async () => {
-    for (const url of ['javascript:alert(document.cookie)', 'data:text/html,<script>alert(1)</script>', '//evil.example/x', '/console', 'ftp://shop.example/x', 'https://']) {
-      const response = await t.request('POST', '/v1/billing/checkout', { key: a.testKey, body: { package_id: 'pkg_starter', success_url: url } });
+    for (const url of [
+      'javascript:alert(document.cookie)',
+      'data:text/html,<script>alert(1)</script>',
+      '//evil.example/x',
+      '/console',
+      'ftp://shop.example/x',
+      'https://',
+    ]) {
+      const response = await t.request('POST', '/v1/billing/checkout', {
+        key: a.testKey,
+        body: { package_id: 'pkg_starter', success_url: url },
+      });
       expect(response.status).toBe(400);
       expect(response.body.error.code).toBe('invalid_url');
-      const cancel = await t.request('POST', '/v1/billing/checkout', { key: a.testKey, body: { package_id: 'pkg_starter', success_url: 'https://shop.example/ok', cancel_url: url } });
+      const cancel = await t.request('POST', '/v1/billing/checkout', {
+        key: a.testKey,
+        body: { package_id: 'pkg_starter', success_url: 'https://shop.example/ok', cancel_url: url },
+      });
       expect(cancel.status).toBe(400);
     }
   });
 
   it('console sign-in never redirects off-site through next', async () => {
-    for (const next of ['https://evil.example/', '//evil.example', '/\\evil.example', 'javascript:alert(1)']) {
+    for (const next of [
+      'https://evil.example/',
+      '//evil.example',
+      '/\\evil.example',
+      'javascript:alert(1)',
+    ]) {
       const visitor = await visitSignIn(t.baseUrl);
       const response = await fetch(`${t.baseUrl}/console/signin`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookie },
-        body: new URLSearchParams({ _csrf: visitor.csrf, email: a.email, password: a.password, next }).toString(),
+        body: new URLSearchParams({
+          _csrf: visitor.csrf,
+          email: a.email,
+          password: a.password,
+          next,
+        }).toString(),
         redirect: 'manual',
       });
       expect([302, 303]).toContain(response.status);
       const location = response.headers.get('location')!;
-      expect(location.startsWith('/') && !location.startsWith('//') && !location.startsWith('/\\')).toBe(true);
+      expect(location.startsWith('/') && !location.startsWith('//') && !location.startsWith('/\\')).toBe(
+        true,
+      );
     }
   });
 });

@@ -33,7 +33,11 @@ class Browser {
       const at = pair.indexOf('=');
       this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
     }
-    return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      html: await response.text(),
+    };
   }
 
   async csrf(path: string): Promise<string> {
@@ -91,7 +95,8 @@ describe('log hygiene: no secret reaches the logs', () => {
     server.stderr!.on('data', (c: Buffer) => (logs += c.toString('utf8')));
     const deadline = Date.now() + 60_000;
     while (!/listening on/.test(logs)) {
-      if (server.exitCode !== null || Date.now() > deadline) throw new Error(`server did not start:\n${logs}`);
+      if (server.exitCode !== null || Date.now() > deadline)
+        throw new Error(`server did not start:\n${logs}`);
       await new Promise((r) => setTimeout(r, 100));
     }
   }, 90_000);
@@ -111,17 +116,31 @@ describe('log hygiene: no secret reaches the logs', () => {
 
   it('keeps keys, passwords, session cookies, the Paystack key and webhook secrets out of stdout and stderr', async () => {
     const found: Record<string, string> = { ...secrets, password, wrongPassword };
-    const api = (method: string, path: string, key?: string, body?: unknown, headers: Record<string, string> = {}) =>
+    const api = (
+      method: string,
+      path: string,
+      key?: string,
+      body?: unknown,
+      headers: Record<string, string> = {},
+    ) =>
       fetch(`${baseUrl}${path}`, {
         method,
-        headers: { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+        headers: {
+          ...(key ? { authorization: `Bearer ${key}` } : {}),
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...headers,
+        },
         body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       }).then(async (r) => ({ status: r.status, body: (await r.json().catch(() => null)) as any })); // eslint-disable-line @typescript-eslint/no-explicit-any
 
     // Sign up in the console: a session cookie.
     const browser = new Browser(baseUrl);
     const email = `logs-${random(6)}@example.com`.toLowerCase();
-    const signUp = await browser.go('POST', '/console/signup', { _csrf: await browser.csrf('/console/signup'), email, password });
+    const signUp = await browser.go('POST', '/console/signup', {
+      _csrf: await browser.csrf('/console/signup'),
+      email,
+      password,
+    });
     expect(signUp.status).toBeGreaterThanOrEqual(300);
     expect(signUp.status).toBeLessThan(400);
     found.sessionCookie = browser.cookies.get('sms_console_session')!;
@@ -129,7 +148,11 @@ describe('log hygiene: no secret reaches the logs', () => {
 
     // Mint a TEST and a LIVE key in the console; each is shown once.
     for (const environment of ['TEST', 'LIVE']) {
-      const minted = await browser.go('POST', '/console/keys', { _csrf: await browser.csrf('/console/keys'), environment, name: 'ci' });
+      const minted = await browser.go('POST', '/console/keys', {
+        _csrf: await browser.csrf('/console/keys'),
+        environment,
+        name: 'ci',
+      });
       expect(minted.status).toBeLessThan(400);
       const page = await browser.go('GET', '/console/keys');
       const key = /sms_(?:test|live)_[A-Za-z0-9_-]{32,}/.exec(page.html)?.[0];
@@ -140,11 +163,16 @@ describe('log hygiene: no secret reaches the logs', () => {
 
     // Sends (delivered, failed, rejected), a quote, reads; wait for the outcomes to be processed.
     for (const to of [SANDBOX.delivered, SANDBOX.failed, SANDBOX.rejected]) {
-      expect((await api('POST', '/v1/messages', testKey, sendBody({ to }), { 'idempotency-key': `idem-${to}` })).status).toBe(200);
+      expect(
+        (await api('POST', '/v1/messages', testKey, sendBody({ to }), { 'idempotency-key': `idem-${to}` }))
+          .status,
+      ).toBe(200);
     }
     expect((await api('POST', '/v1/messages/quote', testKey, sendBody())).status).toBe(200);
     // LIVE: not enough credit (402), and a route to the configured carrier.
-    expect((await api('POST', '/v1/messages', found.liveKey, sendBody({ to: '+233241234567' }))).status).toBe(402);
+    expect((await api('POST', '/v1/messages', found.liveKey, sendBody({ to: '+233241234567' }))).status).toBe(
+      402,
+    );
 
     // Failing requests: bad body, malformed JSON, unknown and look-alike keys, unknown ids.
     const unknownKey = `sms_test_${random(32)}`;
@@ -156,8 +184,12 @@ describe('log hygiene: no secret reaches the logs', () => {
     expect((await api('GET', '/v1/messages/msg_doesnotexist', testKey)).status).toBe(404);
 
     // Webhook endpoints (when the service has them): their secrets stay out of the logs too.
-    const endpoint = await api('POST', '/v1/webhook_endpoints', testKey, { url: 'https://hooks.example/sms', events: ['message.delivered'] });
-    if (endpoint.status === 200 && typeof endpoint.body?.secret === 'string') found.webhookSecret = endpoint.body.secret;
+    const endpoint = await api('POST', '/v1/webhook_endpoints', testKey, {
+      url: 'https://hooks.example/sms',
+      events: ['message.delivered'],
+    });
+    if (endpoint.status === 200 && typeof endpoint.body?.secret === 'string')
+      found.webhookSecret = endpoint.body.secret;
 
     // A wrong password in the console.
     const visitor = await visitSignIn(baseUrl);
@@ -171,12 +203,27 @@ describe('log hygiene: no secret reaches the logs', () => {
     expect(await wrong.text()).not.toContain(wrongPassword);
 
     // A forged Paystack webhook (bad signature), and a LIVE checkout handed to (fake) Paystack.
-    const forged = JSON.stringify({ event: 'charge.success', data: { reference: 'chk_x', amount: 5000, currency: 'GHS' } });
+    const forged = JSON.stringify({
+      event: 'charge.success',
+      data: { reference: 'chk_x', amount: 5000, currency: 'GHS' },
+    });
     const badSignature = createHmac('sha512', 'not-the-secret').update(forged).digest('hex');
-    expect((await api('POST', '/v1/billing/webhooks/paystack', undefined, forged, { 'x-paystack-signature': badSignature })).status).toBe(401);
-    const checkout = await api('POST', '/v1/billing/checkout', found.liveKey, { package_id: 'pkg_starter', success_url: 'https://shop.example/ok' });
+    expect(
+      (
+        await api('POST', '/v1/billing/webhooks/paystack', undefined, forged, {
+          'x-paystack-signature': badSignature,
+        })
+      ).status,
+    ).toBe(401);
+    const checkout = await api('POST', '/v1/billing/checkout', found.liveKey, {
+      package_id: 'pkg_starter',
+      success_url: 'https://shop.example/ok',
+    });
     expect(checkout.status).toBe(200);
-    const start = await fetch(`${baseUrl}/checkout/${checkout.body.id}/start`, { method: 'POST', redirect: 'manual' });
+    const start = await fetch(`${baseUrl}/checkout/${checkout.body.id}/start`, {
+      method: 'POST',
+      redirect: 'manual',
+    });
     await start.text();
     expect(start.status).toBe(303);
 

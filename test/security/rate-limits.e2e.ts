@@ -69,14 +69,18 @@ describe('rate limits (API.md Limits)', () => {
     for (let i = 0; i < 3; i++) await t.request('GET', '/v1/billing', { key: a.testKey });
     expect((await t.request('GET', '/v1/billing', { key: a.testKey })).status).toBe(429);
     const fresh = [];
-    for (let i = 0; i < 3; i++) fresh.push((await t.request('GET', '/v1/billing', { key: minted.key })).status);
+    for (let i = 0; i < 3; i++)
+      fresh.push((await t.request('GET', '/v1/billing', { key: minted.key })).status);
     expect(fresh).toEqual([200, 200, 200]);
   });
 
   it('per address: the try-out (POST /v1/sandbox/messages) answers 429 past the burst', async () => {
     await refill();
     const answers = [];
-    for (let i = 0; i < 3; i++) answers.push(await t.request('POST', '/v1/sandbox/messages', { body: sendBody({ to: SANDBOX.delivered }) }));
+    for (let i = 0; i < 3; i++)
+      answers.push(
+        await t.request('POST', '/v1/sandbox/messages', { body: sendBody({ to: SANDBOX.delivered }) }),
+      );
     expect(answers.slice(0, 2).map((r) => r.status)).toEqual([200, 200]);
     expectRateLimitError(answers[2]);
     // Reads of try-out messages count against the same address.
@@ -117,7 +121,12 @@ describe('rate limits (API.md Limits)', () => {
       last = await fetch(`${t.baseUrl}/try`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookie },
-        body: new URLSearchParams({ _csrf: visitor.csrf, to: SANDBOX.delivered, sender_id: 'MyShop', message: 'hi' }).toString(),
+        body: new URLSearchParams({
+          _csrf: visitor.csrf,
+          to: SANDBOX.delivered,
+          sender_id: 'MyShop',
+          message: 'hi',
+        }).toString(),
         redirect: 'manual',
       });
       statuses.push(last.status);

@@ -33,7 +33,9 @@ describe('security headers (helmet) and the content security policy', () => {
   let m: Merchant;
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { RATE_LIMIT_PER_ADDRESS_RPS: '5000', RATE_LIMIT_PER_ADDRESS_BURST: '5000' } });
+    t = await startTestApp({
+      env: { RATE_LIMIT_PER_ADDRESS_RPS: '5000', RATE_LIMIT_PER_ADDRESS_BURST: '5000' },
+    });
     m = await createMerchant(t);
   });
   afterAll(() => t?.close());
@@ -113,7 +115,9 @@ describe('HSTS when PUBLIC_URL is https', () => {
     const t = await startTestApp({ env: { PUBLIC_URL: 'https://sms.example.com' } });
     try {
       const response = await t.request('GET', '/health');
-      expect(response.headers.get('strict-transport-security')).toMatch(/max-age=31536000; includeSubDomains/);
+      expect(response.headers.get('strict-transport-security')).toMatch(
+        /max-age=31536000; includeSubDomains/,
+      );
     } finally {
       await t.close();
     }

@@ -13,28 +13,46 @@ export const pathOf = (checkoutUrl: string) => new URL(checkoutUrl).pathname;
 
 export async function openPage(t: TestApp, path: string): Promise<PageResponse> {
   const response = await fetch(`${t.baseUrl}${path}`, { redirect: 'manual' });
-  return { status: response.status, location: response.headers.get('location'), html: await response.text(), headers: response.headers };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    html: await response.text(),
+    headers: response.headers,
+  };
 }
 
 /** Submits one of the page's plain HTML forms, as a browser without JavaScript would. */
-export async function submitForm(t: TestApp, path: string, fields: Record<string, string> = {}): Promise<PageResponse> {
+export async function submitForm(
+  t: TestApp,
+  path: string,
+  fields: Record<string, string> = {},
+): Promise<PageResponse> {
   const response = await fetch(`${t.baseUrl}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     body: new URLSearchParams(fields).toString(),
     redirect: 'manual',
   });
-  return { status: response.status, location: response.headers.get('location'), html: await response.text(), headers: response.headers };
+  return {
+    status: response.status,
+    location: response.headers.get('location'),
+    html: await response.text(),
+    headers: response.headers,
+  };
 }
 
 /** Starts a checkout over the API with a key. */
 export async function startCheckout(
   t: TestApp,
   key: string,
-  body: Record<string, unknown> = { package_id: 'pkg_starter', success_url: 'https://shop.example/paid?order=42&lang=en#done' },
+  body: Record<string, unknown> = {
+    package_id: 'pkg_starter',
+    success_url: 'https://shop.example/paid?order=42&lang=en#done',
+  },
 ) {
   const response = await t.request('POST', '/v1/billing/checkout', { key, body });
-  if (response.status !== 200) throw new Error(`checkout start answered ${response.status}: ${response.text}`);
+  if (response.status !== 200)
+    throw new Error(`checkout start answered ${response.status}: ${response.text}`);
   return response.body as {
     id: string;
     status: string;
@@ -54,7 +72,11 @@ export async function smsLeft(t: TestApp, key: string): Promise<number> {
 }
 
 /** CreditsAdded events on the key's wallet that came from this checkout. */
-export async function purchaseCredits(t: TestApp, key: string, checkoutId: string): Promise<Array<{ sms: number }>> {
+export async function purchaseCredits(
+  t: TestApp,
+  key: string,
+  checkoutId: string,
+): Promise<Array<{ sms: number }>> {
   const found: Array<{ sms: number }> = [];
   let after: number | null = null;
   for (;;) {

@@ -51,20 +51,24 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   const logFile = options.logFile ?? join(dataDir, 'server.log');
   const fd = openSync(logFile, 'a');
   writeSync(fd, `\n==== starting server on port ${port} at ${new Date().toISOString()} ====\n`);
-  const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/main.ts')], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      LOG_LEVEL: 'warn',
-      TEST_DLR_DELAY_MS: '200',
-      PUBLIC_URL: baseUrl,
-      HOST: '127.0.0.1',
-      ...options.env,
-      PORT: String(port),
-      DATA_DIR: dataDir,
+  const child = spawn(
+    process.execPath,
+    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        ...process.env,
+        LOG_LEVEL: 'warn',
+        TEST_DLR_DELAY_MS: '200',
+        PUBLIC_URL: baseUrl,
+        HOST: '127.0.0.1',
+        ...options.env,
+        PORT: String(port),
+        DATA_DIR: dataDir,
+      },
+      stdio: ['ignore', fd, fd],
     },
-    stdio: ['ignore', fd, fd],
-  });
+  );
   closeSync(fd);
   started.add(child);
   let status: ExitStatus | null = null;
@@ -78,7 +82,10 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
 
   const deadline = Date.now() + (options.readyTimeoutMs ?? 90_000);
   for (;;) {
-    if (status) throw new Error(`server exited before it was ready (${JSON.stringify(status)}); see ${logFile}:\n${tail(logFile)}`);
+    if (status)
+      throw new Error(
+        `server exited before it was ready (${JSON.stringify(status)}); see ${logFile}:\n${tail(logFile)}`,
+      );
     try {
       const health = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) });
       if (health.status === 200) break;
@@ -87,7 +94,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error(`server not ready within ${options.readyTimeoutMs ?? 90_000} ms; see ${logFile}:\n${tail(logFile)}`);
+      throw new Error(
+        `server not ready within ${options.readyTimeoutMs ?? 90_000} ms; see ${logFile}:\n${tail(logFile)}`,
+      );
     }
     await sleep(200);
   }
@@ -132,7 +141,11 @@ export function tail(file: string, chars = 4000): string {
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Polls until `check` answers something other than undefined. */
-export async function until<T>(check: () => Promise<T | undefined> | T | undefined, timeoutMs: number, what: string): Promise<T> {
+export async function until<T>(
+  check: () => Promise<T | undefined> | T | undefined,
+  timeoutMs: number,
+  what: string,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -142,7 +155,10 @@ export async function until<T>(check: () => Promise<T | undefined> | T | undefin
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
+      );
     await sleep(200);
   }
 }
@@ -167,7 +183,12 @@ export function readEvents(dataDir: string, category: string): LoggedEvent[] {
     const rows = db
       .prepare('SELECT position, stream_id, type, data FROM events WHERE category = ? ORDER BY position')
       .all(category) as Array<{ position: number; stream_id: string; type: string; data: string }>;
-    return rows.map((r) => ({ position: r.position, streamId: r.stream_id, type: r.type, data: JSON.parse(r.data) }));
+    return rows.map((r) => ({
+      position: r.position,
+      streamId: r.stream_id,
+      type: r.type,
+      data: JSON.parse(r.data),
+    }));
   } finally {
     db.close();
   }
@@ -225,12 +246,17 @@ export interface ProcMerchant {
  * process, through the same services as the console, without process managers), and grants
  * each TEST wallet `extraCredits` on top of the 100 free ones.
  */
-export async function provisionMerchants(dataDir: string, count: number, extraCredits = 0): Promise<ProcMerchant[]> {
+export async function provisionMerchants(
+  dataDir: string,
+  count: number,
+  extraCredits = 0,
+): Promise<ProcMerchant[]> {
   // Loaded lazily: only suites that provision pay for compiling the whole app in-process.
   /* eslint-disable @typescript-eslint/no-require-imports */
   const { startTestApp } = require('./test-app') as typeof import('./test-app');
   const { createMerchant } = require('./merchant') as typeof import('./merchant');
-  const { WalletService } = require('../../src/wallet/application/wallet.service') as typeof import('../../src/wallet/application/wallet.service');
+  const { WalletService } =
+    require('../../src/wallet/application/wallet.service') as typeof import('../../src/wallet/application/wallet.service');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const t = await startTestApp({ dataDir, env: { RUN_PROCESS_MANAGERS: 'false' } });
   try {
@@ -240,7 +266,12 @@ export async function provisionMerchants(dataDir: string, count: number, extraCr
       if (extraCredits > 0) {
         const granted = await t.app
           .get(WalletService)
-          .addCredits(m.wallets.TEST, { sourceId: `grant:${m.wallets.TEST}`, source: 'operator_grant', sms: extraCredits, reason: 'reliability suite' });
+          .addCredits(m.wallets.TEST, {
+            sourceId: `grant:${m.wallets.TEST}`,
+            source: 'operator_grant',
+            sms: extraCredits,
+            reason: 'reliability suite',
+          });
         if (!granted.ok) throw granted.error;
       }
       merchants.push({ email: m.email, testKey: m.testKey, wallet: m.wallets.TEST });
@@ -263,7 +294,10 @@ export interface Replay {
 }
 
 /** `wallet:replay` through the operator CLI as its own process (all wallets in parallel). */
-export async function replayWallets(dataDir: string, wallets: readonly string[]): Promise<Array<{ code: number; replay: Replay }>> {
+export async function replayWallets(
+  dataDir: string,
+  wallets: readonly string[],
+): Promise<Array<{ code: number; replay: Replay }>> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { runCliProcess } = require('./cli') as typeof import('./cli');
   return Promise.all(
@@ -296,7 +330,13 @@ export function isFinished(events: readonly LoggedEvent[]): boolean {
 // Send load
 // ---------------------------------------------------------------------------------------------
 
-export const LOAD_NUMBERS = ['+233200000001', '+233241234567', '+233244000111', '+233245550000', '+233200000002'];
+export const LOAD_NUMBERS = [
+  '+233200000001',
+  '+233241234567',
+  '+233244000111',
+  '+233245550000',
+  '+233200000002',
+];
 
 export interface SendOutcome {
   /** HTTP status, or null when the connection failed (the server died under it: in doubt). */
@@ -326,7 +366,11 @@ export interface Load {
  * `clients` concurrent clients, each sending one message after another until stop(); client i
  * uses merchant i mod n and, per send, the next of `targets()` (so they alternate between servers).
  */
-export function startLoad(targets: () => readonly string[], merchants: readonly ProcMerchant[], clients = 16): Load {
+export function startLoad(
+  targets: () => readonly string[],
+  merchants: readonly ProcMerchant[],
+  clients = 16,
+): Load {
   const outcomes: SendOutcome[] = [];
   let stopped = false;
   const runs = Array.from({ length: clients }, async (_, client) => {
@@ -340,7 +384,12 @@ export function startLoad(targets: () => readonly string[], merchants: readonly 
           key: merchant.testKey,
           body: { to, sender_id: 'Reliab', message: `load ${client}/${n}`, type: 'transactional' },
         });
-        outcomes.push({ status: r.status, id: r.status === 200 ? r.body.id : null, merchant, refusedWhileClosing: isClosingRefusal(r) });
+        outcomes.push({
+          status: r.status,
+          id: r.status === 200 ? r.body.id : null,
+          merchant,
+          refusedWhileClosing: isClosingRefusal(r),
+        });
         if (r.status !== 200) await sleep(50);
       } catch {
         outcomes.push({ status: null, id: null, merchant, refusedWhileClosing: false });

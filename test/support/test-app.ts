@@ -53,8 +53,17 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sms-wallet-test-'));
   const port = options.port ?? 0;
   const ownUrl = options.port ? { PUBLIC_URL: `http://127.0.0.1:${options.port}` } : {};
-  const config = loadConfig({ LOG_LEVEL: 'error', ...process.env, ...ownUrl, ...options.env, DATA_DIR: dataDir, PORT: String(port) });
-  let builder = Test.createTestingModule({ imports: [AppModule] }).overrideProvider(APP_CONFIG).useValue(config);
+  const config = loadConfig({
+    LOG_LEVEL: 'error',
+    ...process.env,
+    ...ownUrl,
+    ...options.env,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+  });
+  let builder = Test.createTestingModule({ imports: [AppModule] })
+    .overrideProvider(APP_CONFIG)
+    .useValue(config);
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), {
@@ -92,7 +101,12 @@ export function freePort(): Promise<number> {
   });
 }
 
-export async function request(baseUrl: string, method: string, path: string, options: RequestOptions = {}): Promise<TestResponse> {
+export async function request(
+  baseUrl: string,
+  method: string,
+  path: string,
+  options: RequestOptions = {},
+): Promise<TestResponse> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.authorization = `Bearer ${options.key}`;
   let body: string | undefined;
@@ -112,7 +126,11 @@ export async function request(baseUrl: string, method: string, path: string, opt
 }
 
 /** Polls `check` until it returns a value other than undefined, or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T | undefined>, timeoutMs = 20_000, what = 'condition'): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T | undefined>,
+  timeoutMs = 20_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
@@ -122,7 +140,8 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
     } catch (error) {
       last = error;
     }
-    if (Date.now() > deadline) throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
+    if (Date.now() > deadline)
+      throw new Error(`Timed out waiting for ${what}${last ? `: ${String(last)}` : ''}`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
 }
@@ -131,7 +150,14 @@ export async function eventually<T>(check: () => Promise<T | undefined>, timeout
 export function expectError(response: TestResponse, status: number, code?: string) {
   expect({ status: response.status, body: response.body }).toMatchObject({
     status,
-    body: { error: { type: expect.any(String), code: code ?? expect.any(String), message: expect.any(String), request_id: expect.stringMatching(/^req_/) } },
+    body: {
+      error: {
+        type: expect.any(String),
+        code: code ?? expect.any(String),
+        message: expect.any(String),
+        request_id: expect.stringMatching(/^req_/),
+      },
+    },
   });
   expect(response.headers.get('x-request-id')).toBe(response.body.error.request_id);
   return response.body.error;

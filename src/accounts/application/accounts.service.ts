@@ -12,7 +12,14 @@ import * as account from '../domain/account.decider';
 import { accountStream, emailStream, Environment, Registration } from '../domain/account.events';
 import { generateApiKey } from '../domain/api-key';
 import { hashPassword, MIN_PASSWORD_LENGTH, verifyPassword } from '../domain/password';
-import { ACCOUNT_EMAILS, ACCOUNT_KEYS, ACCOUNTS, AccountView, ApiKeyListing, EmailView } from '../projections/accounts.projection';
+import {
+  ACCOUNT_EMAILS,
+  ACCOUNT_KEYS,
+  ACCOUNTS,
+  AccountView,
+  ApiKeyListing,
+  EmailView,
+} from '../projections/accounts.projection';
 
 const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@]{2,}$/;
 
@@ -46,7 +53,11 @@ export class AccountsService {
       throw invalid('invalid_email', 'email must be an email address', 'email');
     }
     if (typeof password !== 'string' || password.length < MIN_PASSWORD_LENGTH || password.length > 200) {
-      throw invalid('invalid_password', `password must be ${MIN_PASSWORD_LENGTH} to 200 characters`, 'password');
+      throw invalid(
+        'invalid_password',
+        `password must be ${MIN_PASSWORD_LENGTH} to 200 characters`,
+        'password',
+      );
     }
     const registration: Registration = {
       accountId: newId('acct'),
@@ -63,7 +74,12 @@ export class AccountsService {
       );
     } catch (error) {
       if (error instanceof ConcurrencyError) {
-        throw new DomainError('conflict', 'email_taken', 'An account with this email already exists', 'email');
+        throw new DomainError(
+          'conflict',
+          'email_taken',
+          'An account with this email already exists',
+          'email',
+        );
       }
       throw error;
     }
@@ -74,8 +90,10 @@ export class AccountsService {
 
   /** Creates the account stream and opens both wallets; every step is idempotent, so recovery may repeat it. */
   async provision(registration: Registration): Promise<void> {
-    const result = await this.aggregates.handle(accountStream(registration.accountId), account.accountDecider, (a) =>
-      account.register(a, { ...registration, now: this.clock.now() }),
+    const result = await this.aggregates.handle(
+      accountStream(registration.accountId),
+      account.accountDecider,
+      (a) => account.register(a, { ...registration, now: this.clock.now() }),
     );
     if (!result.ok) throw result.error;
     for (const [walletId, environment] of [
@@ -114,7 +132,14 @@ export class AccountsService {
     const keyId = newId('key');
     const now = this.clock.now();
     const result = await this.aggregates.handle(accountStream(accountId), account.accountDecider, (a) =>
-      account.mintKey(a, { keyId, name: keyName, environment, keyHash: generated.hash, suffix: generated.suffix, now }),
+      account.mintKey(a, {
+        keyId,
+        name: keyName,
+        environment,
+        keyHash: generated.hash,
+        suffix: generated.suffix,
+        now,
+      }),
     );
     if (!result.ok) throw result.error;
     // The key must work on the very next request, so the key index is current before we answer.

@@ -5,11 +5,27 @@ import { environmentOfKey, generateApiKey, hashApiKey, sameHash } from './api-ke
 import { hashPassword, verifyPassword } from './password';
 
 const now = new Date('2026-01-01T00:00:00Z');
-const registration = { accountId: 'acct_1', email: 'a@b.co', passwordHash: 'h', testWalletId: 'wal_t', liveWalletId: 'wal_l' };
-const registered: AccountEvent = { type: 'AccountRegistered', data: { ...registration, registeredAt: now.toISOString() } };
+const registration = {
+  accountId: 'acct_1',
+  email: 'a@b.co',
+  passwordHash: 'h',
+  testWalletId: 'wal_t',
+  liveWalletId: 'wal_l',
+};
+const registered: AccountEvent = {
+  type: 'AccountRegistered',
+  data: { ...registration, registeredAt: now.toISOString() },
+};
 const minted: AccountEvent = {
   type: 'ApiKeyMinted',
-  data: { keyId: 'key_1', name: 'n', environment: 'TEST', keyHash: 'ab', suffix: 'wxyz', mintedAt: now.toISOString() },
+  data: {
+    keyId: 'key_1',
+    name: 'n',
+    environment: 'TEST',
+    keyHash: 'ab',
+    suffix: 'wxyz',
+    mintedAt: now.toISOString(),
+  },
 };
 const given = (...events: AccountEvent[]) => fold(accountDecider, events);
 
@@ -20,7 +36,10 @@ describe('account decider', () => {
   });
 
   it('mints a key for an existing account, idempotent per key id', () => {
-    const { keyId, name, environment, keyHash, suffix } = minted.data as Extract<AccountEvent, { type: 'ApiKeyMinted' }>['data'];
+    const { keyId, name, environment, keyHash, suffix } = minted.data as Extract<
+      AccountEvent,
+      { type: 'ApiKeyMinted' }
+    >['data'];
     const cmd = { keyId, name, environment, keyHash, suffix, now };
     expect(mintKey(given(registered), cmd)).toEqual({ ok: true, value: [minted] });
     expect(mintKey(given(registered, minted), cmd)).toEqual({ ok: true, value: [] });
@@ -29,9 +48,18 @@ describe('account decider', () => {
 
   it('revokes a key once; an unknown key is not found', () => {
     const revoked = { type: 'ApiKeyRevoked', data: { keyId: 'key_1', revokedAt: now.toISOString() } };
-    expect(revokeKey(given(registered, minted), { keyId: 'key_1', now })).toEqual({ ok: true, value: [revoked] });
-    expect(revokeKey(given(registered, minted, revoked as AccountEvent), { keyId: 'key_1', now })).toEqual({ ok: true, value: [] });
-    expect(revokeKey(given(registered), { keyId: 'key_2', now })).toMatchObject({ ok: false, error: { kind: 'not_found' } });
+    expect(revokeKey(given(registered, minted), { keyId: 'key_1', now })).toEqual({
+      ok: true,
+      value: [revoked],
+    });
+    expect(revokeKey(given(registered, minted, revoked as AccountEvent), { keyId: 'key_1', now })).toEqual({
+      ok: true,
+      value: [],
+    });
+    expect(revokeKey(given(registered), { keyId: 'key_2', now })).toMatchObject({
+      ok: false,
+      error: { kind: 'not_found' },
+    });
   });
 });
 

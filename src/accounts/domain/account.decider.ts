@@ -16,7 +16,12 @@ export interface Account {
   readonly keys: ReadonlyMap<string, ApiKeyState>;
 }
 
-export const initialState = (): Account => ({ accountId: null, email: null, walletIds: null, keys: new Map() });
+export const initialState = (): Account => ({
+  accountId: null,
+  email: null,
+  walletIds: null,
+  keys: new Map(),
+});
 
 export function evolve(a: Account, e: AccountEvent): Account {
   switch (e.type) {
@@ -28,7 +33,14 @@ export function evolve(a: Account, e: AccountEvent): Account {
         walletIds: { TEST: e.data.testWalletId, LIVE: e.data.liveWalletId },
       };
     case 'ApiKeyMinted':
-      return { ...a, keys: new Map(a.keys).set(e.data.keyId, { keyId: e.data.keyId, environment: e.data.environment, revoked: false }) };
+      return {
+        ...a,
+        keys: new Map(a.keys).set(e.data.keyId, {
+          keyId: e.data.keyId,
+          environment: e.data.environment,
+          revoked: false,
+        }),
+      };
     case 'ApiKeyRevoked': {
       const key = a.keys.get(e.data.keyId);
       return key ? { ...a, keys: new Map(a.keys).set(key.keyId, { ...key, revoked: true }) } : a;
@@ -44,10 +56,7 @@ type Decision = Result<AccountEvent[], DomainError>;
 
 const accountMissing = () => new DomainError('not_found', 'account_not_found', 'No such account');
 
-export function register(
-  a: Account,
-  cmd: Registration & { now: Date },
-): Decision {
+export function register(a: Account, cmd: Registration & { now: Date }): Decision {
   if (a.accountId !== null) return ok([]);
   const { now, ...data } = cmd;
   return ok([{ type: 'AccountRegistered', data: { ...data, registeredAt: now.toISOString() } }]);
@@ -66,7 +75,8 @@ export function mintKey(
 /** Revoking twice is a no-op; revoking a key of another account is "not found". */
 export function revokeKey(a: Account, cmd: { keyId: string; now: Date }): Decision {
   const key = a.keys.get(cmd.keyId);
-  if (a.accountId === null || !key) return err(new DomainError('not_found', 'resource_missing', 'No such API key', 'id'));
+  if (a.accountId === null || !key)
+    return err(new DomainError('not_found', 'resource_missing', 'No such API key', 'id'));
   if (key.revoked) return ok([]);
   return ok([{ type: 'ApiKeyRevoked', data: { keyId: cmd.keyId, revokedAt: cmd.now.toISOString() } }]);
 }

@@ -53,7 +53,10 @@ export const accountsProjection: Projection = {
     switch (event.type) {
       case 'EmailClaimed':
         // The claim, not the account stream, decides who owns an email.
-        view.put(ACCOUNT_EMAILS, event.data.email, { accountId: event.data.accountId, passwordHash: event.data.passwordHash });
+        view.put(ACCOUNT_EMAILS, event.data.email, {
+          accountId: event.data.accountId,
+          passwordHash: event.data.passwordHash,
+        });
         return;
       case 'AccountRegistered':
         view.put(ACCOUNTS, event.data.accountId, {
@@ -88,16 +91,24 @@ export const accountsProjection: Projection = {
           revoked_at: null,
           keyHash: event.data.keyHash,
         };
-        view.put(ACCOUNT_KEYS, event.data.keyId, listing, { partition: accountId, sort: `${event.data.mintedAt}|${event.data.keyId}` });
+        view.put(ACCOUNT_KEYS, event.data.keyId, listing, {
+          partition: accountId,
+          sort: `${event.data.mintedAt}|${event.data.keyId}`,
+        });
         return;
       }
       case 'ApiKeyRevoked': {
         const listing = await view.get<ApiKeyListing>(ACCOUNT_KEYS, event.data.keyId);
         if (!listing) return;
-        view.put(ACCOUNT_KEYS, listing.id, { ...listing, revoked_at: event.data.revokedAt }, {
-          partition: listing.accountId,
-          sort: `${listing.created_at}|${listing.id}`,
-        });
+        view.put(
+          ACCOUNT_KEYS,
+          listing.id,
+          { ...listing, revoked_at: event.data.revokedAt },
+          {
+            partition: listing.accountId,
+            sort: `${listing.created_at}|${listing.id}`,
+          },
+        );
         const principal = await view.get<ApiKeyPrincipal>(API_KEYS, listing.keyHash);
         if (principal) view.put(API_KEYS, listing.keyHash, { ...principal, revoked: true });
         return;

@@ -25,7 +25,9 @@ export function checkoutPaymentProcess(payments: CheckoutPayments): Projection {
         await payments.complete(checkoutId);
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
-        logger.error(`checkout ${checkoutId}: payment confirmed but not completed (${error.code}: ${error.message}); needs an operator`);
+        logger.error(
+          `checkout ${checkoutId}: payment confirmed but not completed (${error.code}: ${error.message}); needs an operator`,
+        );
       }
     },
   };

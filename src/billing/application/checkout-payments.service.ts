@@ -41,7 +41,9 @@ export class CheckoutPayments {
 
   /** Runs a checkout command (serialised per checkout here; expected revisions across processes). */
   private command(checkoutId: string, decide: (c: Checkout) => ReturnType<typeof checkout.succeed>) {
-    return this.serialize(checkoutId, () => this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, decide));
+    return this.serialize(checkoutId, () =>
+      this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, decide),
+    );
   }
 
   /**
@@ -60,8 +62,10 @@ export class CheckoutPayments {
         reason: `Checkout ${s.checkoutId} (${s.packageId})`,
       });
       if (!credited.ok) throw credited.error;
-      const succeeded = await this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, (c) =>
-        checkout.succeed(c, { now: this.clock.now() }),
+      const succeeded = await this.aggregates.handle(
+        checkoutStream(checkoutId),
+        checkout.checkoutDecider,
+        (c) => checkout.succeed(c, { now: this.clock.now() }),
       );
       if (!succeeded.ok) throw succeeded.error;
       return succeeded.value.state;
@@ -74,7 +78,13 @@ export class CheckoutPayments {
     if (!state.started || state.started.provider !== 'test') throw checkout.checkoutMissing();
     const s = state.started;
     const confirmed = await this.command(checkoutId, (c) =>
-      checkout.confirmPayment(c, { reference: s.reference, amount: s.amount, currency: s.currency, provider: 'test', now: this.clock.now() }),
+      checkout.confirmPayment(c, {
+        reference: s.reference,
+        amount: s.amount,
+        currency: s.currency,
+        provider: 'test',
+        now: this.clock.now(),
+      }),
     );
     if (!confirmed.ok) throw confirmed.error;
     return this.complete(checkoutId);
@@ -93,7 +103,11 @@ export class CheckoutPayments {
     if (state.status !== 'pending') return state;
     const provider = this.providers.forEnvironment(state.started.environment);
     if (!provider || provider.name !== state.started.provider) {
-      throw new DomainError('unavailable', 'payments_unavailable', 'Payments are not available for this checkout right now');
+      throw new DomainError(
+        'unavailable',
+        'payments_unavailable',
+        'Payments are not available for this checkout right now',
+      );
     }
     const verified = await provider.verifyPayment(state.started.reference);
     return this.settleVerified(checkoutId, verified);
@@ -103,8 +117,13 @@ export class CheckoutPayments {
     if (verified.status === 'pending') return this.load(checkoutId);
     const now = this.clock.now();
     if (verified.status === 'failed') {
-      const failed = await this.command(checkoutId, (c) => checkout.fail(c, { reason: verified.reason ?? 'payment failed', now }));
-      if (!failed.ok) this.logger.warn(`checkout ${checkoutId}: provider reported a failed payment, not recorded (${failed.error.code})`);
+      const failed = await this.command(checkoutId, (c) =>
+        checkout.fail(c, { reason: verified.reason ?? 'payment failed', now }),
+      );
+      if (!failed.ok)
+        this.logger.warn(
+          `checkout ${checkoutId}: provider reported a failed payment, not recorded (${failed.error.code})`,
+        );
       return this.load(checkoutId);
     }
     const state = await this.load(checkoutId);
@@ -120,7 +139,9 @@ export class CheckoutPayments {
     if (!confirmed.ok) {
       // Paid at the provider but the checkout had closed (expired or failed): nothing is credited;
       // the operator refunds it. Logged with the reference, never silently dropped.
-      this.logger.error(`checkout ${checkoutId}: verified payment ${verified.reference} refused (${confirmed.error.code}); refund it`);
+      this.logger.error(
+        `checkout ${checkoutId}: verified payment ${verified.reference} refused (${confirmed.error.code}); refund it`,
+      );
       return this.load(checkoutId);
     }
     if (confirmed.value.state.status === 'failed') {
@@ -139,7 +160,9 @@ export class CheckoutPayments {
 
   /** Records where the provider takes the payment (once; a reload gets the same page). */
   async recordPaymentStarted(checkoutId: string, redirectUrl: string): Promise<Checkout> {
-    const started = await this.command(checkoutId, (c) => checkout.startPayment(c, { redirectUrl, now: this.clock.now() }));
+    const started = await this.command(checkoutId, (c) =>
+      checkout.startPayment(c, { redirectUrl, now: this.clock.now() }),
+    );
     return started.ok ? started.value.state : this.load(checkoutId);
   }
 
@@ -149,14 +172,20 @@ export class CheckoutPayments {
    * until the read models show it. Returns the checkout as it then stands: the caller redirects
    * either way, since GET /v1/billing/checkout/:id tells the truth.
    */
-  async settleAndWait(checkoutId: string, step: () => Promise<Checkout>, timeoutMs = 15_000): Promise<Checkout> {
+  async settleAndWait(
+    checkoutId: string,
+    step: () => Promise<Checkout>,
+    timeoutMs = 15_000,
+  ): Promise<Checkout> {
     const deadline = Date.now() + timeoutMs;
     let state: Checkout | null = null;
     try {
       state = await step();
     } catch (error) {
       if (error instanceof DomainError) throw error;
-      this.logger.warn(`checkout ${checkoutId}: inline payment step failed, the process manager resumes it: ${String(error)}`);
+      this.logger.warn(
+        `checkout ${checkoutId}: inline payment step failed, the process manager resumes it: ${String(error)}`,
+      );
     }
     for (;;) {
       state = state ?? (await this.load(checkoutId));
@@ -166,7 +195,10 @@ export class CheckoutPayments {
       state = await this.complete(checkoutId).catch(() => null);
     }
     if (state.status === 'succeeded') {
-      const [last] = await this.events.readStream(checkoutStream(checkoutId), { direction: 'backwards', limit: 1 });
+      const [last] = await this.events.readStream(checkoutStream(checkoutId), {
+        direction: 'backwards',
+        limit: 1,
+      });
       if (last) await this.projections.waitFor(last.position, REDIRECT_READ_MODELS).catch(() => undefined);
     } else {
       await this.projections.catchUp([CHECKOUTS_PROJECTION]).catch(() => undefined);

@@ -53,16 +53,29 @@ export class CheckoutsService {
 
   /** POST /v1/billing/checkout: answers once the read model shows the new checkout. */
   async start(owner: CheckoutOwner, body: unknown): Promise<CheckoutObject> {
-    const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+      string,
+      unknown
+    >;
     const packageId = requiredString(input, 'package_id');
     const pkg = this.packageById(packageId);
-    if (!pkg) throw invalid('unknown_package', `No package ${JSON.stringify(packageId).slice(0, 80)}; GET /v1/billing lists them`, 'package_id');
+    if (!pkg)
+      throw invalid(
+        'unknown_package',
+        `No package ${JSON.stringify(packageId).slice(0, 80)}; GET /v1/billing lists them`,
+        'package_id',
+      );
     const successUrl = absoluteHttpUrl(requiredString(input, 'success_url'), 'success_url');
     const cancelUrl =
-      input.cancel_url === undefined || input.cancel_url === null ? null : absoluteHttpUrl(stringParam(input, 'cancel_url'), 'cancel_url');
+      input.cancel_url === undefined || input.cancel_url === null
+        ? null
+        : absoluteHttpUrl(stringParam(input, 'cancel_url'), 'cancel_url');
     const provider = this.providers.forEnvironment(owner.environment);
     if (!provider) {
-      throw invalid('payments_unavailable', `${owner.environment} payments are not configured on this service yet`);
+      throw invalid(
+        'payments_unavailable',
+        `${owner.environment} payments are not configured on this service yet`,
+      );
     }
     const checkoutId = newId('chk');
     const result = await this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, (c) =>
@@ -93,7 +106,8 @@ export class CheckoutsService {
   async get(owner: CheckoutOwner, id: unknown): Promise<CheckoutObject> {
     if (!isIdOf('chk', id)) throw notFound('checkout', 'id');
     const doc = await this.reads.get<CheckoutView>(CHECKOUTS, id);
-    if (!doc || doc.walletId !== owner.walletId || doc.environment !== owner.environment) throw notFound('checkout', 'id');
+    if (!doc || doc.walletId !== owner.walletId || doc.environment !== owner.environment)
+      throw notFound('checkout', 'id');
     if (doc.status === 'succeeded' && doc.succeededPosition) {
       // "succeeded" promises the credits are visible: the wallet's read model has reached them too.
       await this.projections.waitFor(BigInt(doc.succeededPosition), ['wallet-balances']);
@@ -120,7 +134,11 @@ export class CheckoutsService {
     const s = state.started;
     const provider = this.providers.forEnvironment(s.environment);
     if (!provider || provider.name !== s.provider) {
-      throw new DomainError('unavailable', 'payments_unavailable', 'Payments are not available for this checkout right now');
+      throw new DomainError(
+        'unavailable',
+        'payments_unavailable',
+        'Payments are not available for this checkout right now',
+      );
     }
     const account = await this.accounts.get(s.accountId);
     let redirectUrl: string | null;
@@ -148,11 +166,17 @@ export class CheckoutsService {
   /** Records CheckoutExpired for unpaid checkouts whose time is up. Returns how many. */
   async sweepExpired(limit = 100): Promise<number> {
     const now = this.clock.now();
-    const open = await this.reads.list<OpenCheckoutView>(OPEN_CHECKOUTS, { partition: OPEN_PARTITION, order: 'asc', limit });
+    const open = await this.reads.list<OpenCheckoutView>(OPEN_CHECKOUTS, {
+      partition: OPEN_PARTITION,
+      order: 'asc',
+      limit,
+    });
     let expired = 0;
     for (const doc of open) {
       if (Date.parse(doc.expiresAt) > now.getTime()) break;
-      const result = await this.aggregates.handle(checkoutStream(doc.id), checkout.checkoutDecider, (c) => checkout.expire(c, { now }));
+      const result = await this.aggregates.handle(checkoutStream(doc.id), checkout.checkoutDecider, (c) =>
+        checkout.expire(c, { now }),
+      );
       if (result.ok && result.value.events.length > 0) expired++;
     }
     if (expired > 0) this.logger.log(`expired ${expired} unpaid checkout(s)`);
@@ -175,7 +199,12 @@ function requiredString(input: Record<string, unknown>, name: string): string {
 
 /** An absolute http(s) URL, as given (the merchant's own page). */
 function absoluteHttpUrl(value: string, name: string): string {
-  const refuse = () => invalid('invalid_url', `${name} must be an absolute http or https URL, such as https://shop.example/paid`, name);
+  const refuse = () =>
+    invalid(
+      'invalid_url',
+      `${name} must be an absolute http or https URL, such as https://shop.example/paid`,
+      name,
+    );
   const hasControl = [...value].some((ch) => ch.charCodeAt(0) < 0x20 || ch.charCodeAt(0) === 0x7f);
   if (value.length > MAX_URL_LENGTH || value.trim() !== value || hasControl) throw refuse();
   let url: URL;

@@ -1,6 +1,17 @@
 import fc from 'fast-check';
 import { fold } from '../../shared/decider';
-import { checkoutDecider, confirmPayment, expire, fail, start, startPayment, statusAt, succeed, type Checkout, type StartCheckout } from './checkout.decider';
+import {
+  checkoutDecider,
+  confirmPayment,
+  expire,
+  fail,
+  start,
+  startPayment,
+  statusAt,
+  succeed,
+  type Checkout,
+  type StartCheckout,
+} from './checkout.decider';
 import type { CheckoutEvent } from './checkout.events';
 
 /**
@@ -35,8 +46,15 @@ type Command = (state: Checkout, now: Date) => ReturnType<typeof succeed>;
 
 const command: fc.Arbitrary<{ name: string; run: Command }> = fc.oneof(
   fc.constant({ name: 'start', run: (s: Checkout, now: Date) => start(s, startCmd(now)) }),
-  fc.constant({ name: 'start-other', run: (s: Checkout, now: Date) => start(s, startCmd(now, { checkoutId: 'chk_2', reference: 'chk_2', walletId: 'wal_2' })) }),
-  fc.constant({ name: 'startPayment', run: (s: Checkout, now: Date) => startPayment(s, { redirectUrl: 'https://pay.example/x', now }) }),
+  fc.constant({
+    name: 'start-other',
+    run: (s: Checkout, now: Date) =>
+      start(s, startCmd(now, { checkoutId: 'chk_2', reference: 'chk_2', walletId: 'wal_2' })),
+  }),
+  fc.constant({
+    name: 'startPayment',
+    run: (s: Checkout, now: Date) => startPayment(s, { redirectUrl: 'https://pay.example/x', now }),
+  }),
   fc
     .record({
       reference: fc.constantFrom('chk_1', 'chk_1', 'chk_2'),
@@ -44,7 +62,10 @@ const command: fc.Arbitrary<{ name: string; run: Command }> = fc.oneof(
       currency: fc.constantFrom('GHS', 'ghs', 'NGN', ''),
       provider: fc.constantFrom('test' as const, 'test' as const, 'paystack' as const),
     })
-    .map((p) => ({ name: `confirm(${JSON.stringify(p)})`, run: (s: Checkout, now: Date) => confirmPayment(s, { ...p, now }) })),
+    .map((p) => ({
+      name: `confirm(${JSON.stringify(p)})`,
+      run: (s: Checkout, now: Date) => confirmPayment(s, { ...p, now }),
+    })),
   fc.constant({ name: 'fail', run: (s: Checkout, now: Date) => fail(s, { reason: 'declined', now }) }),
   fc.constant({ name: 'succeed', run: (s: Checkout, now: Date) => succeed(s, { now }) }),
   fc.constant({ name: 'expire', run: (s: Checkout, now: Date) => expire(s, { now }) }),
@@ -76,7 +97,8 @@ function run(sequence: Array<{ command: { run: Command }; atMs: number }>, withS
   return { events, state, statuses };
 }
 
-const count = (events: CheckoutEvent[], type: CheckoutEvent['type']) => events.filter((e) => e.type === type).length;
+const count = (events: CheckoutEvent[], type: CheckoutEvent['type']) =>
+  events.filter((e) => e.type === type).length;
 const PARAMS = { numRuns: 400 };
 
 describe('checkout decider properties', () => {
@@ -87,7 +109,11 @@ describe('checkout decider properties', () => {
         expect(count(events, 'CheckoutStarted')).toBeLessThanOrEqual(1);
         expect(count(events, 'PaymentConfirmed')).toBeLessThanOrEqual(1);
         expect(count(events, 'CheckoutSucceeded')).toBeLessThanOrEqual(1);
-        expect(count(events, 'CheckoutFailed') + count(events, 'CheckoutExpired') + count(events, 'CheckoutSucceeded')).toBeLessThanOrEqual(1);
+        expect(
+          count(events, 'CheckoutFailed') +
+            count(events, 'CheckoutExpired') +
+            count(events, 'CheckoutSucceeded'),
+        ).toBeLessThanOrEqual(1);
       }),
       PARAMS,
     );
@@ -109,9 +135,16 @@ describe('checkout decider properties', () => {
         }
         if (confirmed >= 0) {
           const payment = events[confirmed] as Extract<CheckoutEvent, { type: 'PaymentConfirmed' }>;
-          expect(payment.data).toMatchObject({ reference: 'chk_1', amount: 5000, currency: 'GHS', provider: 'test' });
+          expect(payment.data).toMatchObject({
+            reference: 'chk_1',
+            amount: 5000,
+            currency: 'GHS',
+            provider: 'test',
+          });
           // A confirmed payment is never failed or expired afterwards: it goes on to succeed.
-          expect(events.slice(confirmed).some((e) => e.type === 'CheckoutFailed' || e.type === 'CheckoutExpired')).toBe(false);
+          expect(
+            events.slice(confirmed).some((e) => e.type === 'CheckoutFailed' || e.type === 'CheckoutExpired'),
+          ).toBe(false);
         }
       }),
       PARAMS,
@@ -126,7 +159,8 @@ describe('checkout decider properties', () => {
         if (firstTerminal >= 0) expect(new Set(statuses.slice(firstTerminal)).size).toBe(1);
         const seen = statusAt(state, at(2 * 60 * 60 * 1000));
         if (events.some((e) => e.type === 'CheckoutSucceeded')) expect(seen).toBe('succeeded');
-        else if (state.payment) expect(seen).toBe('pending'); // paid: credits are on their way, never expired
+        else if (state.payment)
+          expect(seen).toBe('pending'); // paid: credits are on their way, never expired
         else expect(['failed', 'expired']).toContain(seen);
       }),
       PARAMS,

@@ -79,7 +79,8 @@ describe('checkout decider', () => {
       expect(start(given(), startCmd)).toEqual(ok([started]));
       expect(given(started)).toMatchObject({ status: 'pending', payment: null, creditedSms: 0 });
     });
-    it('records nothing when the same start is repeated', () => expect(start(given(started), startCmd)).toEqual(ok([])));
+    it('records nothing when the same start is repeated', () =>
+      expect(start(given(started), startCmd)).toEqual(ok([])));
     it('refuses another checkout on the same stream', () =>
       expect(start(given(started), { ...startCmd, reference: 'other' })).toEqual(refused('checkout_exists')));
     it('refuses a non-integer or non-positive amount, sms or ttl', () => {
@@ -118,27 +119,46 @@ describe('checkout decider', () => {
   describe('confirmPayment', () => {
     it('confirms exactly the asked amount and currency', () => {
       expect(confirmPayment(given(started), { ...payment, now: at(1000) })).toEqual(ok([confirmed]));
-      expect(confirmPayment(given(started), { ...payment, currency: 'ghs', now: at(1000) })).toEqual(ok([confirmed]));
+      expect(confirmPayment(given(started), { ...payment, currency: 'ghs', now: at(1000) })).toEqual(
+        ok([confirmed]),
+      );
     });
     it('records nothing for a payment already confirmed or a succeeded checkout (never twice)', () => {
       expect(confirmPayment(given(started, confirmed), { ...payment, now: at(1500) })).toEqual(ok([]));
-      expect(confirmPayment(given(started, confirmed, succeeded), { ...payment, now: at(TTL * 2) })).toEqual(ok([]));
+      expect(confirmPayment(given(started, confirmed, succeeded), { ...payment, now: at(TTL * 2) })).toEqual(
+        ok([]),
+      );
     });
     it('fails the checkout, with the reason, on an amount or currency mismatch', () => {
       for (const mismatch of [{ amount: 4999 }, { amount: 5001 }, { currency: 'NGN' }]) {
         const decision = confirmPayment(given(started), { ...payment, ...mismatch, now: at(1000) });
         expect(decision).toEqual(
-          ok([{ type: 'CheckoutFailed', data: { reason: expect.stringContaining('mismatch'), failedAt: iso(1000) } }]),
+          ok([
+            {
+              type: 'CheckoutFailed',
+              data: { reason: expect.stringContaining('mismatch'), failedAt: iso(1000) },
+            },
+          ]),
         );
       }
     });
     it('refuses another reference or provider, a missing, expired or failed checkout', () => {
-      expect(confirmPayment(given(started), { ...payment, reference: 'chk_2', now: at(1000) })).toEqual(refused('payment_mismatch'));
-      expect(confirmPayment(given(started), { ...payment, provider: 'paystack', now: at(1000) })).toEqual(refused('payment_mismatch'));
+      expect(confirmPayment(given(started), { ...payment, reference: 'chk_2', now: at(1000) })).toEqual(
+        refused('payment_mismatch'),
+      );
+      expect(confirmPayment(given(started), { ...payment, provider: 'paystack', now: at(1000) })).toEqual(
+        refused('payment_mismatch'),
+      );
       expect(confirmPayment(given(), { ...payment, now: at(1000) })).toEqual(refused('resource_missing'));
-      expect(confirmPayment(given(started), { ...payment, now: at(TTL) })).toEqual(refused('checkout_expired'));
-      expect(confirmPayment(given(started, expired), { ...payment, now: at(1000) })).toEqual(refused('checkout_expired'));
-      expect(confirmPayment(given(started, failed), { ...payment, now: at(1000) })).toEqual(refused('checkout_failed'));
+      expect(confirmPayment(given(started), { ...payment, now: at(TTL) })).toEqual(
+        refused('checkout_expired'),
+      );
+      expect(confirmPayment(given(started, expired), { ...payment, now: at(1000) })).toEqual(
+        refused('checkout_expired'),
+      );
+      expect(confirmPayment(given(started, failed), { ...payment, now: at(1000) })).toEqual(
+        refused('checkout_failed'),
+      );
     });
   });
 

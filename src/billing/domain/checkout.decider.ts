@@ -65,13 +65,19 @@ type CheckoutDecision = Decision<CheckoutEvent, DomainError>;
  * stays pending until its credits are on the wallet.
  */
 export function statusAt(c: Checkout, now: Date): CheckoutStatus {
-  if (c.status === 'pending' && c.started && c.payment === null && now.getTime() >= Date.parse(c.started.expiresAt)) {
+  if (
+    c.status === 'pending' &&
+    c.started &&
+    c.payment === null &&
+    now.getTime() >= Date.parse(c.started.expiresAt)
+  ) {
     return 'expired';
   }
   return c.status;
 }
 
-export const checkoutMissing = () => new DomainError('not_found', 'resource_missing', 'No such checkout', 'id');
+export const checkoutMissing = () =>
+  new DomainError('not_found', 'resource_missing', 'No such checkout', 'id');
 const expired = () => new DomainError('conflict', 'checkout_expired', 'This checkout has expired');
 const failed = () => new DomainError('conflict', 'checkout_failed', 'This checkout was declined or failed');
 const alreadyPaid = () => new DomainError('conflict', 'checkout_paid', 'This checkout is already paid');
@@ -99,14 +105,21 @@ export function start(c: Checkout, cmd: StartCheckout): CheckoutDecision {
       ? ok([]) // the same start repeated
       : err(new DomainError('conflict', 'checkout_exists', 'This checkout already exists'));
   }
-  if (!Number.isSafeInteger(cmd.amount) || cmd.amount <= 0) return err(invalid('invalid_amount', 'amount must be a positive integer in minor units', 'amount'));
-  if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0) return err(invalid('invalid_sms', 'sms must be a positive integer', 'sms'));
-  if (!Number.isSafeInteger(cmd.ttlMs) || cmd.ttlMs <= 0) return err(invalid('invalid_ttl', 'the checkout lifetime must be positive'));
+  if (!Number.isSafeInteger(cmd.amount) || cmd.amount <= 0)
+    return err(invalid('invalid_amount', 'amount must be a positive integer in minor units', 'amount'));
+  if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0)
+    return err(invalid('invalid_sms', 'sms must be a positive integer', 'sms'));
+  if (!Number.isSafeInteger(cmd.ttlMs) || cmd.ttlMs <= 0)
+    return err(invalid('invalid_ttl', 'the checkout lifetime must be positive'));
   const { ttlMs: _ttl, now, ...data } = cmd;
   return ok([
     {
       type: 'CheckoutStarted',
-      data: { ...data, expiresAt: new Date(now.getTime() + cmd.ttlMs).toISOString(), createdAt: now.toISOString() },
+      data: {
+        ...data,
+        expiresAt: new Date(now.getTime() + cmd.ttlMs).toISOString(),
+        createdAt: now.toISOString(),
+      },
     },
   ]);
 }
@@ -128,7 +141,15 @@ export function startPayment(c: Checkout, cmd: { redirectUrl: string; now: Date 
   if (c.paymentRedirectUrl) return ok([]);
   const s = c.started!;
   return ok([
-    { type: 'PaymentStarted', data: { reference: s.reference, provider: s.provider, redirectUrl: cmd.redirectUrl, startedAt: cmd.now.toISOString() } },
+    {
+      type: 'PaymentStarted',
+      data: {
+        reference: s.reference,
+        provider: s.provider,
+        redirectUrl: cmd.redirectUrl,
+        startedAt: cmd.now.toISOString(),
+      },
+    },
   ]);
 }
 
@@ -144,13 +165,16 @@ export function confirmPayment(
   if (!c.started) return err(checkoutMissing());
   const s = c.started;
   if (cmd.reference !== s.reference || cmd.provider !== s.provider) {
-    return err(new DomainError('conflict', 'payment_mismatch', 'The payment does not belong to this checkout'));
+    return err(
+      new DomainError('conflict', 'payment_mismatch', 'The payment does not belong to this checkout'),
+    );
   }
   if (c.payment || c.status === 'succeeded') return ok([]); // confirmed already: never twice
   const refusal = refuseUnpayable(c, cmd.now);
   if (refusal) return err(refusal);
   const sameAmount = Number.isSafeInteger(cmd.amount) && cmd.amount === s.amount;
-  const sameCurrency = typeof cmd.currency === 'string' && cmd.currency.toUpperCase() === s.currency.toUpperCase();
+  const sameCurrency =
+    typeof cmd.currency === 'string' && cmd.currency.toUpperCase() === s.currency.toUpperCase();
   if (!sameAmount || !sameCurrency) {
     return ok([
       {
@@ -165,7 +189,13 @@ export function confirmPayment(
   return ok([
     {
       type: 'PaymentConfirmed',
-      data: { reference: s.reference, amount: cmd.amount, currency: s.currency, provider: s.provider, confirmedAt: cmd.now.toISOString() },
+      data: {
+        reference: s.reference,
+        amount: cmd.amount,
+        currency: s.currency,
+        provider: s.provider,
+        confirmedAt: cmd.now.toISOString(),
+      },
     },
   ]);
 }
@@ -183,8 +213,13 @@ export function fail(c: Checkout, cmd: { reason: string; now: Date }): CheckoutD
 export function succeed(c: Checkout, cmd: { now: Date }): CheckoutDecision {
   if (!c.started) return err(checkoutMissing());
   if (c.status === 'succeeded') return ok([]);
-  if (!c.payment) return err(new DomainError('conflict', 'payment_not_confirmed', 'No confirmed payment for this checkout'));
-  return ok([{ type: 'CheckoutSucceeded', data: { sms: c.started.sms, succeededAt: cmd.now.toISOString() } }]);
+  if (!c.payment)
+    return err(
+      new DomainError('conflict', 'payment_not_confirmed', 'No confirmed payment for this checkout'),
+    );
+  return ok([
+    { type: 'CheckoutSucceeded', data: { sms: c.started.sms, succeededAt: cmd.now.toISOString() } },
+  ]);
 }
 
 /** Records the expiry of an unpaid checkout whose time is up (the sweep). */

@@ -45,12 +45,7 @@ export type CheckoutFailed = DomainEvent<'CheckoutFailed', { reason: string; fai
 export type CheckoutExpired = DomainEvent<'CheckoutExpired', { expiredAt: string }>;
 
 export type CheckoutEvent =
-  | CheckoutStarted
-  | PaymentStarted
-  | PaymentConfirmed
-  | CheckoutSucceeded
-  | CheckoutFailed
-  | CheckoutExpired;
+  CheckoutStarted | PaymentStarted | PaymentConfirmed | CheckoutSucceeded | CheckoutFailed | CheckoutExpired;
 
 export const CHECKOUT_EVENT_TYPES: readonly CheckoutEvent['type'][] = [
   'CheckoutStarted',

@@ -24,7 +24,14 @@ export class BillingHttpController {
       object: 'billing',
       environment: principal.environment,
       sms_left: wallet?.smsLeft ?? 0,
-      packages: this.config.packages.map((p) => ({ object: 'package', id: p.id, name: p.name, amount: p.amount, currency: p.currency, sms: p.sms })),
+      packages: this.config.packages.map((p) => ({
+        object: 'package',
+        id: p.id,
+        name: p.name,
+        amount: p.amount,
+        currency: p.currency,
+        sms: p.sms,
+      })),
     };
   }
 
@@ -52,7 +59,10 @@ export class BillingHttpController {
   }
 
   @Get('checkout/:id')
-  @ApiOperation({ summary: 'Read a checkout: status pending | succeeded | failed | expired; sms is the credits added once succeeded' })
+  @ApiOperation({
+    summary:
+      'Read a checkout: status pending | succeeded | failed | expired; sms is the credits added once succeeded',
+  })
   read(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
     return this.checkouts.get(principal, id);
   }

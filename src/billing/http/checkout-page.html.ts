@@ -1,7 +1,14 @@
 /** Server-rendered hosted checkout pages: plain HTML forms, no JavaScript, no external assets. */
 import { createHash } from 'node:crypto';
 
-const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;', '`': '&#96;' };
+const HTML_ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+  '`': '&#96;',
+};
 
 /** Escapes text for HTML content and double- or single-quoted attribute values. */
 export function escapeHtml(value: unknown): string {
@@ -110,8 +117,10 @@ export function payPage(s: CheckoutSummary): string {
   const base = `/checkout/${encodeURIComponent(s.checkoutId)}`;
   const test = s.environment === 'TEST';
   const actions = test
-    ? form(`${base}/pay`, `Pay ${formatMoney(s.amount, s.currency)}`, 'primary') + form(`${base}/decline`, 'Decline', 'secondary')
-    : form(`${base}/start`, `Pay ${formatMoney(s.amount, s.currency)} with Paystack`, 'primary') + form(`${base}/decline`, 'Cancel', 'secondary');
+    ? form(`${base}/pay`, `Pay ${formatMoney(s.amount, s.currency)}`, 'primary') +
+      form(`${base}/decline`, 'Decline', 'secondary')
+    : form(`${base}/start`, `Pay ${formatMoney(s.amount, s.currency)} with Paystack`, 'primary') +
+      form(`${base}/decline`, 'Cancel', 'secondary');
   return page({
     title: `Pay ${formatMoney(s.amount, s.currency)}`,
     body: `<h1>Buy SMS credits ${test ? '<span class="badge">TEST</span>' : ''}</h1>
@@ -121,8 +130,18 @@ ${actions}
   });
 }
 
-export function messagePage(title: string, message: string, options: { link?: { href: string; label: string }; summary?: CheckoutSummary; refreshSeconds?: number } = {}): string {
-  const link = options.link ? `<a class="button primary" href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.label)}</a>` : '';
+export function messagePage(
+  title: string,
+  message: string,
+  options: {
+    link?: { href: string; label: string };
+    summary?: CheckoutSummary;
+    refreshSeconds?: number;
+  } = {},
+): string {
+  const link = options.link
+    ? `<a class="button primary" href="${escapeHtml(options.link.href)}">${escapeHtml(options.link.label)}</a>`
+    : '';
   return page({
     title,
     refreshSeconds: options.refreshSeconds,

@@ -9,7 +9,14 @@ import { contentSecurityPolicy } from '../../shared/http/security-headers';
 import { CheckoutPayments } from '../application/checkout-payments.service';
 import { CheckoutsService } from '../application/checkouts.service';
 import { Checkout, statusAt } from '../domain/checkout.decider';
-import { CheckoutSummary, messagePage, PAGE_STYLE_HASH, payPage, returnHost, withCheckoutId } from './checkout-page.html';
+import {
+  CheckoutSummary,
+  messagePage,
+  PAGE_STYLE_HASH,
+  payPage,
+  returnHost,
+  withCheckoutId,
+} from './checkout-page.html';
 
 const HTML_HEADERS = {
   'content-type': 'text/html; charset=utf-8',
@@ -58,11 +65,19 @@ export class CheckoutPagesHttpController {
       const state = await this.checkouts.load(id);
       if (!state) return notFoundPage();
       if (state.started!.provider !== 'test') {
-        return { status: 400, html: messagePage('Not available', 'This checkout is paid through the payment provider.', { link: this.pageLink(state) }) };
+        return {
+          status: 400,
+          html: messagePage('Not available', 'This checkout is paid through the payment provider.', {
+            link: this.pageLink(state),
+          }),
+        };
       }
       const status = statusAt(state, this.clock.now());
-      if (status === 'expired' || status === 'failed') return this.statePage(state, status === 'expired' ? 410 : 409);
-      const settled = await this.payments.settleAndWait(state.started!.checkoutId, () => this.payments.payWithTestProvider(state.started!.checkoutId));
+      if (status === 'expired' || status === 'failed')
+        return this.statePage(state, status === 'expired' ? 410 : 409);
+      const settled = await this.payments.settleAndWait(state.started!.checkoutId, () =>
+        this.payments.payWithTestProvider(state.started!.checkoutId),
+      );
       return this.outcome(settled);
     });
   }
@@ -73,13 +88,22 @@ export class CheckoutPagesHttpController {
       let state = await this.checkouts.load(id);
       if (!state) return notFoundPage();
       const checkoutId = state.started!.checkoutId;
-      if (state.started!.provider !== 'test' && state.paymentRedirectUrl && statusAt(state, this.clock.now()) === 'pending' && !state.payment) {
+      if (
+        state.started!.provider !== 'test' &&
+        state.paymentRedirectUrl &&
+        statusAt(state, this.clock.now()) === 'pending' &&
+        !state.payment
+      ) {
         // The shopper went to the provider: a payment may have gone through. Ask before cancelling.
         state = await this.payments.verifyAndSettle(checkoutId).catch(() => state!);
       }
-      if (state.payment || state.status === 'succeeded') return this.outcome(await this.payments.settleAndWait(checkoutId, () => this.payments.complete(checkoutId)));
+      if (state.payment || state.status === 'succeeded')
+        return this.outcome(
+          await this.payments.settleAndWait(checkoutId, () => this.payments.complete(checkoutId)),
+        );
       if (statusAt(state, this.clock.now()) === 'expired') return this.statePage(state, 410);
-      const reason = state.started!.provider === 'test' ? 'declined on the test payment page' : 'cancelled by the shopper';
+      const reason =
+        state.started!.provider === 'test' ? 'declined on the test payment page' : 'cancelled by the shopper';
       return this.outcome(await this.payments.decline(checkoutId, reason));
     });
   }
@@ -90,7 +114,8 @@ export class CheckoutPagesHttpController {
     return this.answer(request, reply, async () => {
       const state = await this.checkouts.load(id);
       if (!state) return notFoundPage();
-      if (state.started!.provider === 'test') return { redirect: `/checkout/${encodeURIComponent(state.started!.checkoutId)}` };
+      if (state.started!.provider === 'test')
+        return { redirect: `/checkout/${encodeURIComponent(state.started!.checkoutId)}` };
       const redirect = await this.checkouts.providerRedirect(state.started!.checkoutId);
       if (redirect) return { redirect };
       return this.statePage((await this.checkouts.load(id))!, 409);
@@ -104,15 +129,25 @@ export class CheckoutPagesHttpController {
       const state = await this.checkouts.load(id);
       if (!state) return notFoundPage();
       const checkoutId = state.started!.checkoutId;
-      const settled = await this.payments.settleAndWait(checkoutId, () => this.payments.verifyAndSettle(checkoutId));
-      if (settled.status === 'pending' && !settled.payment && statusAt(settled, this.clock.now()) === 'pending') {
+      const settled = await this.payments.settleAndWait(checkoutId, () =>
+        this.payments.verifyAndSettle(checkoutId),
+      );
+      if (
+        settled.status === 'pending' &&
+        !settled.payment &&
+        statusAt(settled, this.clock.now()) === 'pending'
+      ) {
         return {
           status: 200,
-          html: messagePage('Waiting for your payment', 'We have not received confirmation of your payment yet. This page checks again in a few seconds.', {
-            summary: this.summary(settled),
-            refreshSeconds: 5,
-            link: this.pageLink(settled),
-          }),
+          html: messagePage(
+            'Waiting for your payment',
+            'We have not received confirmation of your payment yet. This page checks again in a few seconds.',
+            {
+              summary: this.summary(settled),
+              refreshSeconds: 5,
+              link: this.pageLink(settled),
+            },
+          ),
         };
       }
       return this.outcome(settled);
@@ -124,7 +159,8 @@ export class CheckoutPagesHttpController {
     const s = state.started!;
     const status = statusAt(state, this.clock.now());
     // Paid: to success_url, once succeeded (or after the wait ran out: the status endpoint tells the truth).
-    if (status === 'succeeded' || state.payment) return { redirect: withCheckoutId(s.successUrl, s.checkoutId) };
+    if (status === 'succeeded' || state.payment)
+      return { redirect: withCheckoutId(s.successUrl, s.checkoutId) };
     if (status === 'failed') {
       if (s.cancelUrl) return { redirect: withCheckoutId(s.cancelUrl, s.checkoutId) };
       return this.statePage(state, 200);
@@ -143,36 +179,64 @@ export class CheckoutPagesHttpController {
         status: httpStatus,
         html: messagePage('Payment complete', `Your SMS credits were added. This checkout is already paid.`, {
           summary,
-          link: { href: withCheckoutId(s.successUrl, s.checkoutId), label: `Return to ${summary.returnHost}` },
+          link: {
+            href: withCheckoutId(s.successUrl, s.checkoutId),
+            label: `Return to ${summary.returnHost}`,
+          },
         }),
       };
     }
     if (state.payment) {
       return {
         status: httpStatus,
-        html: messagePage('Payment received', 'Your payment was received; your SMS credits are being added. This page refreshes by itself.', {
-          summary,
-          refreshSeconds: 2,
-          link: { href: withCheckoutId(s.successUrl, s.checkoutId), label: `Return to ${summary.returnHost}` },
-        }),
+        html: messagePage(
+          'Payment received',
+          'Your payment was received; your SMS credits are being added. This page refreshes by itself.',
+          {
+            summary,
+            refreshSeconds: 2,
+            link: {
+              href: withCheckoutId(s.successUrl, s.checkoutId),
+              label: `Return to ${summary.returnHost}`,
+            },
+          },
+        ),
       };
     }
     if (status === 'failed') {
       return {
         status: httpStatus,
-        html: messagePage('Payment declined', 'The payment was declined or cancelled. No money was taken and no credits were added.', {
-          summary,
-          link: s.cancelUrl ? { href: withCheckoutId(s.cancelUrl, s.checkoutId), label: `Return to ${returnHost(s.cancelUrl)}` } : undefined,
-        }),
+        html: messagePage(
+          'Payment declined',
+          'The payment was declined or cancelled. No money was taken and no credits were added.',
+          {
+            summary,
+            link: s.cancelUrl
+              ? {
+                  href: withCheckoutId(s.cancelUrl, s.checkoutId),
+                  label: `Return to ${returnHost(s.cancelUrl)}`,
+                }
+              : undefined,
+          },
+        ),
       };
     }
     if (status === 'expired') {
       return {
         status: httpStatus,
-        html: messagePage('Checkout expired', 'This checkout has expired and can no longer be paid. Please start a new purchase from the merchant.', {
-          summary,
-          link: s.cancelUrl ? { href: withCheckoutId(s.cancelUrl, s.checkoutId), label: `Return to ${returnHost(s.cancelUrl)}` } : undefined,
-        }),
+        html: messagePage(
+          'Checkout expired',
+          'This checkout has expired and can no longer be paid. Please start a new purchase from the merchant.',
+          {
+            summary,
+            link: s.cancelUrl
+              ? {
+                  href: withCheckoutId(s.cancelUrl, s.checkoutId),
+                  label: `Return to ${returnHost(s.cancelUrl)}`,
+                }
+              : undefined,
+          },
+        ),
       };
     }
     return { status: httpStatus, html: payPage(summary) };
@@ -192,11 +256,18 @@ export class CheckoutPagesHttpController {
   }
 
   private pageLink(state: Checkout) {
-    return { href: `/checkout/${encodeURIComponent(state.started!.checkoutId)}`, label: 'Back to the checkout' };
+    return {
+      href: `/checkout/${encodeURIComponent(state.started!.checkoutId)}`,
+      label: 'Back to the checkout',
+    };
   }
 
   /** Rate-limits per client address, runs the action, and answers HTML whatever happens. */
-  private async answer(request: FastifyRequest, reply: FastifyReply, action: () => Promise<Answer>): Promise<void> {
+  private async answer(
+    request: FastifyRequest,
+    reply: FastifyReply,
+    action: () => Promise<Answer>,
+  ): Promise<void> {
     let answer: Answer;
     try {
       this.limiter.consumeForAddress(request.ip);
@@ -215,23 +286,54 @@ export class CheckoutPagesHttpController {
 
   private errorPage(error: unknown, request: FastifyRequest): Answer {
     if (error instanceof DomainErrorWithHeaders && error.kind === 'rate_limit') {
-      return { status: 429, html: messagePage('Too many requests', 'Please wait a moment and try again.'), headers: error.headers };
+      return {
+        status: 429,
+        html: messagePage('Too many requests', 'Please wait a moment and try again.'),
+        headers: error.headers,
+      };
     }
     if (error instanceof DomainError) {
       if (error.kind === 'not_found') return notFoundPage();
-      if (error.code === 'checkout_expired') return { status: 410, html: messagePage('Checkout expired', 'This checkout has expired and can no longer be paid.') };
-      if (error.code === 'checkout_failed') return { status: 409, html: messagePage('Payment declined', 'This checkout was declined and can no longer be paid.') };
-      if (error.kind === 'unavailable') return { status: 503, html: messagePage('Payments unavailable', 'Payments are not available right now. Please try again later.') };
+      if (error.code === 'checkout_expired')
+        return {
+          status: 410,
+          html: messagePage('Checkout expired', 'This checkout has expired and can no longer be paid.'),
+        };
+      if (error.code === 'checkout_failed')
+        return {
+          status: 409,
+          html: messagePage('Payment declined', 'This checkout was declined and can no longer be paid.'),
+        };
+      if (error.kind === 'unavailable')
+        return {
+          status: 503,
+          html: messagePage(
+            'Payments unavailable',
+            'Payments are not available right now. Please try again later.',
+          ),
+        };
       return { status: 409, html: messagePage('Cannot continue', error.message) };
     }
-    this.logger.error(`${request.method} ${request.url.split('?')[0]} ${request.id}`, (error as Error)?.stack);
+    this.logger.error(
+      `${request.method} ${request.url.split('?')[0]} ${request.id}`,
+      (error as Error)?.stack,
+    );
     return {
       status: 502,
-      html: messagePage('Please try again', 'Something went wrong while talking to the payment provider. Please try again in a moment.'),
+      html: messagePage(
+        'Please try again',
+        'Something went wrong while talking to the payment provider. Please try again in a moment.',
+      ),
     };
   }
 }
 
 function notFoundPage(): Answer {
-  return { status: 404, html: messagePage('Checkout not found', 'This checkout link is not valid. Please start again from the merchant’s site.') };
+  return {
+    status: 404,
+    html: messagePage(
+      'Checkout not found',
+      'This checkout link is not valid. Please start again from the merchant’s site.',
+    ),
+  };
 }

@@ -33,13 +33,21 @@ export class PaystackWebhookHttpController {
   async paystack(@Req() request: RawBodyRequest<FastifyRequest>) {
     const provider = this.providers.forEnvironment('LIVE');
     if (!provider || provider.name !== 'paystack') {
-      throw new DomainError('unavailable', 'payments_unavailable', 'Paystack is not configured on this service');
+      throw new DomainError(
+        'unavailable',
+        'payments_unavailable',
+        'Paystack is not configured on this service',
+      );
     }
     const raw = request.rawBody;
     const parsed = provider.parseWebhook(Buffer.isBuffer(raw) ? raw : Buffer.alloc(0), request.headers);
     if (!parsed.accepted) {
       if (parsed.reason === 'bad_signature') {
-        throw new DomainError('authentication', 'invalid_signature', 'The x-paystack-signature header does not match the body');
+        throw new DomainError(
+          'authentication',
+          'invalid_signature',
+          'The x-paystack-signature header does not match the body',
+        );
       }
       throw invalid('invalid_webhook', 'The webhook body is not a Paystack event');
     }
@@ -48,12 +56,16 @@ export class PaystackWebhookHttpController {
     const reference = parsed.reference;
     const state = isIdOf('chk', reference) ? await this.checkouts.load(reference) : null;
     if (!state || state.started?.provider !== 'paystack') {
-      this.logger.warn(`charge.success for unknown reference ${JSON.stringify(reference)?.slice(0, 80)}: ignored`);
+      this.logger.warn(
+        `charge.success for unknown reference ${JSON.stringify(reference)?.slice(0, 80)}: ignored`,
+      );
       return received;
     }
     const checkoutId = state.started.checkoutId;
     const settling = this.payments.settleAndWait(checkoutId, () => this.payments.verifyAndSettle(checkoutId));
-    settling.catch((error) => this.logger.error(`checkout ${checkoutId}: webhook settlement failed: ${String(error)}`));
+    settling.catch((error) =>
+      this.logger.error(`checkout ${checkoutId}: webhook settlement failed: ${String(error)}`),
+    );
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([
       settling.catch(() => undefined),

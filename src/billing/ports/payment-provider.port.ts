@@ -47,7 +47,10 @@ export interface PaymentProvider {
    * Checks a webhook's signature over the raw body and says which payment it concerns. The
    * caller still verifies the payment before crediting anything.
    */
-  parseWebhook(rawBody: Buffer, headers: Readonly<Record<string, string | string[] | undefined>>): WebhookResult;
+  parseWebhook(
+    rawBody: Buffer,
+    headers: Readonly<Record<string, string | string[] | undefined>>,
+  ): WebhookResult;
 }
 
 /** Which provider serves an environment. */

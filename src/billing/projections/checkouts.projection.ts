@@ -103,7 +103,12 @@ export function checkoutsProjection(publicUrl: string): Projection {
           view.delete(OPEN_CHECKOUTS, id);
           return;
         case 'CheckoutFailed':
-          view.put(CHECKOUTS, id, { ...current, status: 'failed', failureReason: event.data.reason, revision });
+          view.put(CHECKOUTS, id, {
+            ...current,
+            status: 'failed',
+            failureReason: event.data.reason,
+            revision,
+          });
           view.delete(OPEN_CHECKOUTS, id);
           return;
         case 'CheckoutExpired':
@@ -117,7 +122,8 @@ export function checkoutsProjection(publicUrl: string): Projection {
 
 /** The status a reader sees at `now` (lazy expiry of an unpaid checkout). */
 export function viewStatusAt(doc: CheckoutView, now: Date): CheckoutStatus {
-  if (doc.status === 'pending' && !doc.paymentConfirmed && now.getTime() >= Date.parse(doc.expires_at)) return 'expired';
+  if (doc.status === 'pending' && !doc.paymentConfirmed && now.getTime() >= Date.parse(doc.expires_at))
+    return 'expired';
   return doc.status;
 }
 

@@ -6,7 +6,9 @@ export const accountsCreate: CliCommand = {
   name: 'accounts:create',
   usage: 'accounts:create --email E --password P',
   async run(app, options) {
-    const account = await app.get(AccountsService).register(required(options, 'email'), required(options, 'password'));
+    const account = await app
+      .get(AccountsService)
+      .register(required(options, 'email'), required(options, 'password'));
     return { output: { id: account.id, email: account.email, wallets: account.wallets } };
   },
 };

@@ -4,5 +4,8 @@ import type { INestApplicationContext } from '@nestjs/common';
 export interface CliCommand {
   readonly name: string;
   readonly usage: string;
-  run(app: INestApplicationContext, options: Record<string, string>): Promise<{ output: object; exitCode?: number }>;
+  run(
+    app: INestApplicationContext,
+    options: Record<string, string>,
+  ): Promise<{ output: object; exitCode?: number }>;
 }

@@ -59,10 +59,22 @@ export const creditsGrant: CliCommand = {
     const sms = Number(required(options, 'sms'));
     const reason = required(options, 'reason');
     // An operator may pass --id to make a retried grant safe; otherwise each run is a new grant.
-    const sourceId = options.id ? `grant:${options.id}` : `grant:${Date.now()}:${Math.random().toString(36).slice(2)}`;
-    const result = await app.get(WalletService).addCredits(walletId, { sourceId, source: 'operator_grant', sms, reason });
+    const sourceId = options.id
+      ? `grant:${options.id}`
+      : `grant:${Date.now()}:${Math.random().toString(36).slice(2)}`;
+    const result = await app
+      .get(WalletService)
+      .addCredits(walletId, { sourceId, source: 'operator_grant', sms, reason });
     if (!result.ok) throw result.error;
-    return { output: { wallet: walletId, granted: sms, reason, source_id: sourceId, sms_left: smsLeft(result.value.wallet) } };
+    return {
+      output: {
+        wallet: walletId,
+        granted: sms,
+        reason,
+        source_id: sourceId,
+        sms_left: smsLeft(result.value.wallet),
+      },
+    };
   },
 };
 
@@ -73,6 +85,14 @@ export const projectionsRebuild: CliCommand = {
     const started = Date.now();
     const projections = app.get(ProjectionsService);
     await projections.rebuild();
-    return { output: { rebuilt: projections.projections().filter((p) => p.kind !== 'process-manager').map((p) => p.name), ms: Date.now() - started } };
+    return {
+      output: {
+        rebuilt: projections
+          .projections()
+          .filter((p) => p.kind !== 'process-manager')
+          .map((p) => p.name),
+        ms: Date.now() - started,
+      },
+    };
   },
 };

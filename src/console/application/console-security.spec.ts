@@ -1,4 +1,9 @@
-import { csrfTokenFor, csrfTokenMatches, isPreSessionSecret, newPreSessionSecret } from './console-sessions.service';
+import {
+  csrfTokenFor,
+  csrfTokenMatches,
+  isPreSessionSecret,
+  newPreSessionSecret,
+} from './console-sessions.service';
 import { OneTimeFlash } from './one-time-flash';
 import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, SignInThrottle } from './sign-in-throttle';
 import { safeNext } from '../http/console-auth';
@@ -67,8 +72,18 @@ describe('OneTimeFlash', () => {
 describe('safeNext', () => {
   it('only ever returns a console path of this site', () => {
     expect(safeNext('/console/keys')).toBe('/console/keys');
-    expect(safeNext('/console/messages?starting_after=msg_abc')).toBe('/console/messages?starting_after=msg_abc');
-    for (const bad of ['https://evil.example/', '//evil.example/console', '/console/../x', '/\\evil', 'javascript:alert(1)', undefined, '/console/signout']) {
+    expect(safeNext('/console/messages?starting_after=msg_abc')).toBe(
+      '/console/messages?starting_after=msg_abc',
+    );
+    for (const bad of [
+      'https://evil.example/',
+      '//evil.example/console',
+      '/console/../x',
+      '/\\evil',
+      'javascript:alert(1)',
+      undefined,
+      '/console/signout',
+    ]) {
       expect(safeNext(bad)).toBe('/console');
     }
   });

@@ -61,9 +61,25 @@ export class ConsoleSessions {
     const id = randomToken(SESSION_ID_LENGTH);
     const handle = sessionHandle(id);
     const now = this.clock.now();
-    const data = { accountId, startedAt: now.toISOString(), expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString() };
-    const appended = await this.events.append(sessionStream(handle), [{ type: 'ConsoleSessionStarted', data }], 'no_stream');
-    return { id, handle, accountId, environment: 'TEST', startedAt: data.startedAt, expiresAt: data.expiresAt, revision: appended.nextExpectedRevision };
+    const data = {
+      accountId,
+      startedAt: now.toISOString(),
+      expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
+    };
+    const appended = await this.events.append(
+      sessionStream(handle),
+      [{ type: 'ConsoleSessionStarted', data }],
+      'no_stream',
+    );
+    return {
+      id,
+      handle,
+      accountId,
+      environment: 'TEST',
+      startedAt: data.startedAt,
+      expiresAt: data.expiresAt,
+      revision: appended.nextExpectedRevision,
+    };
   }
 
   /** The live session for a cookie value, or null (unknown, ended or expired). */
@@ -75,10 +91,23 @@ export class ConsoleSessions {
     for (const event of recorded as unknown as ReadonlyArray<SessionEvent & { revision: bigint }>) {
       switch (event.type) {
         case 'ConsoleSessionStarted':
-          session = { id, handle, accountId: event.data.accountId, environment: 'TEST', startedAt: event.data.startedAt, expiresAt: event.data.expiresAt, revision: event.revision };
+          session = {
+            id,
+            handle,
+            accountId: event.data.accountId,
+            environment: 'TEST',
+            startedAt: event.data.startedAt,
+            expiresAt: event.data.expiresAt,
+            revision: event.revision,
+          };
           break;
         case 'ConsoleEnvironmentChosen':
-          if (session !== null) session = { ...(session as ConsoleSession), environment: event.data.environment, revision: event.revision };
+          if (session !== null)
+            session = {
+              ...(session as ConsoleSession),
+              environment: event.data.environment,
+              revision: event.revision,
+            };
           break;
         case 'ConsoleSessionEnded':
           return null;
@@ -100,7 +129,12 @@ export class ConsoleSessions {
   async end(session: ConsoleSession): Promise<void> {
     await this.events.append(
       sessionStream(session.handle),
-      [{ type: 'ConsoleSessionEnded', data: { endedAt: this.clock.now().toISOString(), reason: 'signed_out' } }],
+      [
+        {
+          type: 'ConsoleSessionEnded',
+          data: { endedAt: this.clock.now().toISOString(), reason: 'signed_out' },
+        },
+      ],
       'stream_exists',
     );
   }
@@ -117,11 +151,13 @@ export function csrfTokenFor(secret: string): string {
 
 /** Constant-time comparison of a submitted token with the expected one. */
 export function csrfTokenMatches(secret: string | undefined, submitted: unknown): boolean {
-  if (!secret || typeof submitted !== 'string' || submitted.length === 0 || submitted.length > 200) return false;
+  if (!secret || typeof submitted !== 'string' || submitted.length === 0 || submitted.length > 200)
+    return false;
   const expected = Buffer.from(csrfTokenFor(secret), 'utf8');
   const actual = Buffer.from(submitted, 'utf8');
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 export const newPreSessionSecret = () => randomToken(SESSION_ID_LENGTH);
-export const isPreSessionSecret = (value: unknown): value is string => typeof value === 'string' && SESSION_ID_SHAPE.test(value);
+export const isPreSessionSecret = (value: unknown): value is string =>
+  typeof value === 'string' && SESSION_ID_SHAPE.test(value);

@@ -47,6 +47,7 @@ export class SignInThrottle {
     const now = this.now();
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
-    for (const [key, times] of this.failures) if (times.every((t) => t <= now - SIGN_IN_WINDOW_MS)) this.failures.delete(key);
+    for (const [key, times] of this.failures)
+      if (times.every((t) => t <= now - SIGN_IN_WINDOW_MS)) this.failures.delete(key);
   }
 }

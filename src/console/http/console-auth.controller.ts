@@ -10,7 +10,15 @@ import { OneTimeFlash } from '../application/one-time-flash';
 import { SignInThrottle } from '../application/sign-in-throttle';
 import { ConsoleCsrfGuard, safeNext } from './console-auth';
 import { clearCookie, setCookie } from './cookies';
-import { ConsolePageError, ConsoleRequest, cookieOptions, field, redirect, renderPage, SESSION_COOKIE } from './console-http';
+import {
+  ConsolePageError,
+  ConsoleRequest,
+  cookieOptions,
+  field,
+  redirect,
+  renderPage,
+  SESSION_COOKIE,
+} from './console-http';
 
 /** Sign up, sign in and sign out; `/` leads to the console. */
 @ApiExcludeController()
@@ -32,16 +40,31 @@ export class ConsoleAuthController {
   }
 
   @Get('console/signin')
-  async signInPage(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Query('next') next?: string): Promise<void> {
+  async signInPage(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Query('next') next?: string,
+  ): Promise<void> {
     if (request.consoleSession) return redirect(reply, safeNext(next));
-    await renderPage(request, reply, this.config.publicUrl, 'signin', { title: 'Sign in', nav: 'signin', next: safeNext(next) });
+    await renderPage(request, reply, this.config.publicUrl, 'signin', {
+      title: 'Sign in',
+      nav: 'signin',
+      next: safeNext(next),
+    });
   }
 
   @Post('console/signin')
-  async signIn(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async signIn(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     this.limitAddress(request);
     const email = field(body, 'email');
-    const password = typeof (body as Record<string, unknown>)?.password === 'string' ? String((body as Record<string, unknown>).password) : '';
+    const password =
+      typeof (body as Record<string, unknown>)?.password === 'string'
+        ? String((body as Record<string, unknown>).password)
+        : '';
     const next = safeNext(field(body, 'next'));
     const retryAfter = this.throttle.retryAfterSeconds(email, request.ip);
     if (retryAfter > 0) {
@@ -56,7 +79,11 @@ export class ConsoleAuthController {
     if (!account) {
       this.throttle.recordFailure(email, request.ip);
       return renderPage(request, reply, this.config.publicUrl, 'signin', {
-        title: 'Sign in', nav: 'signin', next, email, error: 'That email and password do not match an account.',
+        title: 'Sign in',
+        nav: 'signin',
+        next,
+        email,
+        error: 'That email and password do not match an account.',
       });
     }
     this.throttle.recordSuccess(email, request.ip);
@@ -71,7 +98,11 @@ export class ConsoleAuthController {
   }
 
   @Post('console/signup')
-  async signUp(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async signUp(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     this.limitAddress(request);
     const email = field(body, 'email');
     const rawPassword = (body as Record<string, unknown>)?.password;
@@ -81,8 +112,16 @@ export class ConsoleAuthController {
       await this.startSession(request, reply, account.id);
       redirect(reply, '/console');
     } catch (error) {
-      if (!(error instanceof DomainError) || (error.kind !== 'invalid_request' && error.kind !== 'conflict')) throw error;
-      await renderPage(request, reply, this.config.publicUrl, 'signup', { title: 'Sign up', nav: 'signup', email, error: error.message }, error.kind === 'conflict' ? 409 : 400);
+      if (!(error instanceof DomainError) || (error.kind !== 'invalid_request' && error.kind !== 'conflict'))
+        throw error;
+      await renderPage(
+        request,
+        reply,
+        this.config.publicUrl,
+        'signup',
+        { title: 'Sign up', nav: 'signup', email, error: error.message },
+        error.kind === 'conflict' ? 409 : 400,
+      );
     }
   }
 
@@ -100,7 +139,12 @@ export class ConsoleAuthController {
   private async startSession(request: ConsoleRequest, reply: FastifyReply, accountId: string): Promise<void> {
     if (request.consoleSession) await this.sessions.end(request.consoleSession);
     const session = await this.sessions.start(accountId);
-    setCookie(reply, SESSION_COOKIE, session.id, cookieOptions(request, this.config.publicUrl, Math.floor(SESSION_TTL_MS / 1000)));
+    setCookie(
+      reply,
+      SESSION_COOKIE,
+      session.id,
+      cookieOptions(request, this.config.publicUrl, Math.floor(SESSION_TTL_MS / 1000)),
+    );
   }
 
   private limitAddress(request: ConsoleRequest): void {

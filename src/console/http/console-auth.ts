@@ -2,7 +2,13 @@ import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
 import { AccountsService } from '../../accounts/application/accounts.service';
 import { ConsoleSessions, csrfTokenMatches } from '../application/console-sessions.service';
 import { readCookie } from './cookies';
-import { ConsolePageError, ConsoleRedirect, ConsoleRequest, PRE_SESSION_COOKIE, SESSION_COOKIE } from './console-http';
+import {
+  ConsolePageError,
+  ConsoleRedirect,
+  ConsoleRequest,
+  PRE_SESSION_COOKIE,
+  SESSION_COOKIE,
+} from './console-http';
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -78,7 +84,13 @@ export function signedIn(request: ConsoleRequest) {
 
 /** A `next` target after sign-in: only a console path of this site. */
 export function safeNext(raw: unknown): string {
-  if (typeof raw !== 'string' || !/^\/console(\/[A-Za-z0-9_\-/?=&%.]*)?$/.test(raw) || raw.includes('..')) return '/console';
-  if (raw.startsWith('/console/signin') || raw.startsWith('/console/signout') || raw.startsWith('/console/signup')) return '/console';
+  if (typeof raw !== 'string' || !/^\/console(\/[A-Za-z0-9_\-/?=&%.]*)?$/.test(raw) || raw.includes('..'))
+    return '/console';
+  if (
+    raw.startsWith('/console/signin') ||
+    raw.startsWith('/console/signout') ||
+    raw.startsWith('/console/signup')
+  )
+    return '/console';
   return raw;
 }

@@ -1,7 +1,14 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
 import { toErrorResponse } from '../../shared/http/error-body';
-import { ConsolePageError, ConsoleRedirect, ConsoleRequest, csrfTokenForPage, isConsolePath, pageSecurityHeaders } from './console-http';
+import {
+  ConsolePageError,
+  ConsoleRedirect,
+  ConsoleRequest,
+  csrfTokenForPage,
+  isConsolePath,
+  pageSecurityHeaders,
+} from './console-http';
 
 const TITLES: Record<number, string> = {
   400: 'That did not work',
@@ -38,7 +45,8 @@ export class ConsoleAwareExceptionFilter implements ExceptionFilter {
     const reply = http.getResponse<FastifyReply>();
     void this.renderError(request, reply, exception).catch((error) => {
       this.logger.error(`error page failed for ${request.id}`, (error as Error)?.stack);
-      if (!reply.sent) void reply.status(500).type('text/plain; charset=utf-8').send('Something went wrong on our side.');
+      if (!reply.sent)
+        void reply.status(500).type('text/plain; charset=utf-8').send('Something went wrong on our side.');
     });
   }
 
@@ -67,7 +75,10 @@ export class ConsoleAwareExceptionFilter implements ExceptionFilter {
             ? 'The error was logged. Please try again in a moment.'
             : response.body.error.message;
       if (status >= 500 && status !== 503) {
-        this.logger.error(`${request.method} ${request.url.split('?')[0]} ${request.id}`, (exception as Error)?.stack);
+        this.logger.error(
+          `${request.method} ${request.url.split('?')[0]} ${request.id}`,
+          (exception as Error)?.stack,
+        );
       }
     }
     const html = await reply.viewAsync('error', {

@@ -2,7 +2,12 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import '@fastify/view';
 import type { AccountView } from '../../accounts/projections/accounts.projection';
 import { CookieOptions, readCookie, setCookie } from './cookies';
-import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret, type ConsoleSession } from '../application/console-sessions.service';
+import {
+  csrfTokenFor,
+  isPreSessionSecret,
+  newPreSessionSecret,
+  type ConsoleSession,
+} from '../application/console-sessions.service';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -48,7 +53,11 @@ export function secureCookies(request: FastifyRequest, publicUrl: string): boole
   return request.protocol === 'https' || publicUrl.startsWith('https:');
 }
 
-export function cookieOptions(request: FastifyRequest, publicUrl: string, maxAgeSeconds?: number): CookieOptions {
+export function cookieOptions(
+  request: FastifyRequest,
+  publicUrl: string,
+  maxAgeSeconds?: number,
+): CookieOptions {
   return {
     path: '/',
     httpOnly: true,

@@ -65,10 +65,15 @@ export class ConsoleController {
   }
 
   @Post('environment')
-  async chooseEnvironment(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async chooseEnvironment(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     const { session } = signedIn(request);
     const environment = field(body, 'environment');
-    if (environment !== 'TEST' && environment !== 'LIVE') throw new ConsolePageError(400, 'Unknown environment', 'Choose TEST or LIVE.');
+    if (environment !== 'TEST' && environment !== 'LIVE')
+      throw new ConsolePageError(400, 'Unknown environment', 'Choose TEST or LIVE.');
     await this.sessions.chooseEnvironment(session, environment);
     // Detail pages belong to one environment; go to the list of the same kind instead.
     const next = safeNext(field(body, 'next'));
@@ -86,11 +91,21 @@ export class ConsoleController {
   }
 
   @Post('keys')
-  async mintKey(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async mintKey(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     const { session, account } = signedIn(request);
     const environment = field(body, 'environment');
     if (environment !== 'TEST' && environment !== 'LIVE') {
-      return this.renderKeys(request, reply, account.id, { error: 'Choose the TEST or LIVE environment.' }, 400);
+      return this.renderKeys(
+        request,
+        reply,
+        account.id,
+        { error: 'Choose the TEST or LIVE environment.' },
+        400,
+      );
     }
     try {
       const minted = await this.accounts.mintKey(account.id, environment, field(body, 'name'));
@@ -103,7 +118,11 @@ export class ConsoleController {
   }
 
   @Post('keys/:id/revoke')
-  async revokeKey(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+  async revokeKey(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     const { account } = signedIn(request);
     const owned = (await this.accounts.listKeys(account.id, 1000)).some((k) => k.id === id);
     if (!isIdOf('key', id) || !owned) throw notFoundPage();
@@ -126,7 +145,13 @@ export class ConsoleController {
       created_at: k.created_at,
       revoked_at: k.revoked_at,
     }));
-    await this.render(request, reply, 'keys', { title: 'API keys', nav: 'keys', keys, minted: extra.minted ?? null, error: extra.error ?? null }, status);
+    await this.render(
+      request,
+      reply,
+      'keys',
+      { title: 'API keys', nav: 'keys', keys, minted: extra.minted ?? null, error: extra.error ?? null },
+      status,
+    );
   }
 
   // ---- Messages -------------------------------------------------------------------------
@@ -137,21 +162,38 @@ export class ConsoleController {
   }
 
   @Post('send')
-  async send(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async send(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     const { walletId, environment, account } = signedIn(request);
     const input = {
       to: field(body, 'to'),
       sender_id: field(body, 'sender_id'),
-      message: typeof (body as Record<string, unknown>)?.message === 'string' ? String((body as Record<string, unknown>).message) : '',
+      message:
+        typeof (body as Record<string, unknown>)?.message === 'string'
+          ? String((body as Record<string, unknown>).message)
+          : '',
       type: field(body, 'type') || 'transactional',
     };
     let sent: ApiMessage;
     try {
       // The API's one send path: same validation, reservation, queue and outcome.
-      sent = (await this.sender.send(input, { mode: 'wallet', walletId, accountId: account.id, environment })).message;
+      sent = (await this.sender.send(input, { mode: 'wallet', walletId, accountId: account.id, environment }))
+        .message;
     } catch (error) {
-      if (!(error instanceof DomainError) || !['invalid_request', 'insufficient_credit', 'unprocessable'].includes(error.kind)) throw error;
-      return this.renderSend(request, reply, { input, error: error.message, errorParam: error.param ?? null }, error.kind === 'insufficient_credit' ? 402 : 400);
+      if (
+        !(error instanceof DomainError) ||
+        !['invalid_request', 'insufficient_credit', 'unprocessable'].includes(error.kind)
+      )
+        throw error;
+      return this.renderSend(
+        request,
+        reply,
+        { input, error: error.message, errorParam: error.param ?? null },
+        error.kind === 'insufficient_credit' ? 402 : 400,
+      );
     }
     redirect(reply, `/console/messages/${encodeURIComponent(sent.id)}`);
   }
@@ -164,18 +206,28 @@ export class ConsoleController {
   ): Promise<void> {
     const { walletId } = signedIn(request);
     const wallet = await this.balances.get(walletId);
-    await this.render(request, reply, 'send', {
-      title: 'Send a message',
-      nav: 'send',
-      smsLeft: wallet?.smsLeft ?? 0,
-      input: extra.input ?? { to: '', sender_id: '', message: '', type: 'transactional' },
-      error: extra.error ?? null,
-      errorParam: extra.errorParam ?? null,
-    }, status);
+    await this.render(
+      request,
+      reply,
+      'send',
+      {
+        title: 'Send a message',
+        nav: 'send',
+        smsLeft: wallet?.smsLeft ?? 0,
+        input: extra.input ?? { to: '', sender_id: '', message: '', type: 'transactional' },
+        error: extra.error ?? null,
+        errorParam: extra.errorParam ?? null,
+      },
+      status,
+    );
   }
 
   @Get('messages')
-  async messageList(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Query('starting_after') startingAfter?: string): Promise<void> {
+  async messageList(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Query('starting_after') startingAfter?: string,
+  ): Promise<void> {
     const { walletId, environment } = signedIn(request);
     const cursor = typeof startingAfter === 'string' && startingAfter !== '' ? startingAfter : undefined;
     let list;
@@ -190,13 +242,18 @@ export class ConsoleController {
       title: 'Messages',
       nav: 'messages',
       messages: list.data,
-      nextHref: list.has_more && last ? `/console/messages?starting_after=${encodeURIComponent(last.id)}` : null,
+      nextHref:
+        list.has_more && last ? `/console/messages?starting_after=${encodeURIComponent(last.id)}` : null,
       firstHref: cursor ? '/console/messages' : null,
     });
   }
 
   @Get('messages/:id')
-  async message(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+  async message(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     const { account } = signedIn(request);
     // Either of the account's wallets: a link keeps working after switching environment.
     let message: ApiMessage | null = null;
@@ -228,7 +285,11 @@ export class ConsoleController {
   }
 
   @Post('billing/checkout')
-  async startCheckout(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async startCheckout(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     const { account, walletId, environment } = signedIn(request);
     let checkoutUrl: string;
     try {
@@ -243,19 +304,33 @@ export class ConsoleController {
       );
       checkoutUrl = started.checkout_url;
     } catch (error) {
-      if (!(error instanceof DomainError) || (error.kind !== 'invalid_request' && error.kind !== 'unavailable')) throw error;
+      if (
+        !(error instanceof DomainError) ||
+        (error.kind !== 'invalid_request' && error.kind !== 'unavailable')
+      )
+        throw error;
       return this.renderBilling(request, reply, error.message, 400);
     }
     redirect(reply, checkoutUrl);
   }
 
   @Get('billing/return')
-  async checkoutReturn(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Query('checkout_id') checkoutId?: string): Promise<void> {
+  async checkoutReturn(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Query('checkout_id') checkoutId?: string,
+  ): Promise<void> {
     const { account } = signedIn(request);
     let found = null;
     for (const environment of ['TEST', 'LIVE'] as const) {
       try {
-        found = { checkout: await this.checkouts.get({ accountId: account.id, walletId: account.wallets[environment], environment }, checkoutId), environment };
+        found = {
+          checkout: await this.checkouts.get(
+            { accountId: account.id, walletId: account.wallets[environment], environment },
+            checkoutId,
+          ),
+          environment,
+        };
         break;
       } catch (error) {
         if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
@@ -278,22 +353,37 @@ export class ConsoleController {
     });
   }
 
-  private async renderBilling(request: ConsoleRequest, reply: FastifyReply, error: string | null, status = 200): Promise<void> {
+  private async renderBilling(
+    request: ConsoleRequest,
+    reply: FastifyReply,
+    error: string | null,
+    status = 200,
+  ): Promise<void> {
     const { walletId } = signedIn(request);
     const wallet = await this.balances.get(walletId);
-    await this.render(request, reply, 'billing', {
-      title: 'Buy credits',
-      nav: 'buy',
-      smsLeft: wallet?.smsLeft ?? 0,
-      packages: this.config.packages.map((p) => ({ ...p, price: formatMoney(p.amount, p.currency) })),
-      error,
-    }, status);
+    await this.render(
+      request,
+      reply,
+      'billing',
+      {
+        title: 'Buy credits',
+        nav: 'buy',
+        smsLeft: wallet?.smsLeft ?? 0,
+        packages: this.config.packages.map((p) => ({ ...p, price: formatMoney(p.amount, p.currency) })),
+        error,
+      },
+      status,
+    );
   }
 
   // ---- Wallet history -------------------------------------------------------------------
 
   @Get('wallet')
-  async history(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Query('after') after?: string): Promise<void> {
+  async history(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Query('after') after?: string,
+  ): Promise<void> {
     const { walletId } = signedIn(request);
     const afterRevision = typeof after === 'string' && /^\d{1,15}$/.test(after) ? BigInt(after) : null;
     const events = await this.events.readStream(walletStream(walletId), {
@@ -317,7 +407,13 @@ export class ConsoleController {
     });
   }
 
-  private render(request: ConsoleRequest, reply: FastifyReply, view: string, model: { title: string; [key: string]: unknown }, status = 200) {
+  private render(
+    request: ConsoleRequest,
+    reply: FastifyReply,
+    view: string,
+    model: { title: string; [key: string]: unknown },
+    status = 200,
+  ) {
     return renderPage(request, reply, this.config.publicUrl, view, model, status);
   }
 }

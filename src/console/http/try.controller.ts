@@ -39,12 +39,19 @@ export class TryController {
   }
 
   @Post()
-  async send(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: unknown): Promise<void> {
+  async send(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: unknown,
+  ): Promise<void> {
     this.limiter.consumeForAddress(request.ip);
     const input = {
       to: field(body, 'to'),
       sender_id: field(body, 'sender_id'),
-      message: typeof (body as Record<string, unknown>)?.message === 'string' ? String((body as Record<string, unknown>).message) : '',
+      message:
+        typeof (body as Record<string, unknown>)?.message === 'string'
+          ? String((body as Record<string, unknown>).message)
+          : '',
       type: 'transactional',
     };
     try {
@@ -57,7 +64,11 @@ export class TryController {
   }
 
   @Get('messages/:id')
-  async message(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Param('id') id: string): Promise<void> {
+  async message(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
     this.limiter.consumeForAddress(request.ip);
     const doc = await this.messages.find(id, 'sandbox');
     if (!doc) throw new ConsolePageError(404, 'Not found', 'There is no try-out message with this id.');
@@ -75,13 +86,29 @@ export class TryController {
     });
   }
 
-  private async renderForm(request: ConsoleRequest, reply: FastifyReply, extra: { input?: Record<string, string>; error?: string }, status = 200) {
-    await renderPage(request, reply, this.config.publicUrl, 'try', {
-      title: 'Try the SMS API',
-      nav: 'try',
-      numbers: SANDBOX_NUMBERS.map((number) => ({ number, outcome: OUTCOMES[number] ?? '' })),
-      input: extra.input ?? { to: SANDBOX_NUMBERS[0], sender_id: 'MyShop', message: 'Hello from the sandbox' },
-      error: extra.error ?? null,
-    }, status);
+  private async renderForm(
+    request: ConsoleRequest,
+    reply: FastifyReply,
+    extra: { input?: Record<string, string>; error?: string },
+    status = 200,
+  ) {
+    await renderPage(
+      request,
+      reply,
+      this.config.publicUrl,
+      'try',
+      {
+        title: 'Try the SMS API',
+        nav: 'try',
+        numbers: SANDBOX_NUMBERS.map((number) => ({ number, outcome: OUTCOMES[number] ?? '' })),
+        input: extra.input ?? {
+          to: SANDBOX_NUMBERS[0],
+          sender_id: 'MyShop',
+          message: 'Hello from the sandbox',
+        },
+        error: extra.error ?? null,
+      },
+      status,
+    );
   }
 }

@@ -44,7 +44,10 @@ export class AggregateStore {
     let state = decider.initialState();
     let from = 0n;
     if (snapshots) {
-      const [snapshot] = await this.events.readStream(snapshotStreamOf(streamId), { direction: 'backwards', limit: 1 });
+      const [snapshot] = await this.events.readStream(snapshotStreamOf(streamId), {
+        direction: 'backwards',
+        limit: 1,
+      });
       if (snapshot) {
         const data = snapshot.data as { revision: string; state: unknown };
         state = snapshots.decode(data.state);
@@ -87,7 +90,14 @@ export class AggregateStore {
         );
         let state = loaded.state;
         for (const event of events) state = decider.evolve(state, event);
-        if (options.snapshots) await this.maybeSnapshot(streamId, state, loaded.revision, appended.nextExpectedRevision, options.snapshots);
+        if (options.snapshots)
+          await this.maybeSnapshot(
+            streamId,
+            state,
+            loaded.revision,
+            appended.nextExpectedRevision,
+            options.snapshots,
+          );
         return ok({ state, revision: appended.nextExpectedRevision, events, position: appended.position });
       } catch (error) {
         if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
@@ -123,6 +133,7 @@ export class AggregateStore {
 }
 
 /** Backs off a little, more each attempt, so racing writers stop colliding. */
-const jitter = (attempt: number) => new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
+const jitter = (attempt: number) =>
+  new Promise((resolve) => setTimeout(resolve, Math.random() * 5 * attempt));
 
 export type { RecordedEvent };

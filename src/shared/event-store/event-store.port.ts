@@ -93,7 +93,10 @@ export class ConcurrencyError extends Error {
 
 /** The store cannot be reached or cannot write (disk full, server down): answered as 503. */
 export class StoreUnavailableError extends Error {
-  constructor(message: string, override readonly cause?: unknown) {
+  constructor(
+    message: string,
+    override readonly cause?: unknown,
+  ) {
     super(message);
     this.name = 'StoreUnavailableError';
   }
@@ -102,7 +105,8 @@ export class StoreUnavailableError extends Error {
 export function matchesFilter(filter: EventFilter | undefined, streamId: string, type: string): boolean {
   if (!filter) return true;
   if (filter.eventTypes && !filter.eventTypes.includes(type)) return false;
-  if (filter.streamPrefixes && !filter.streamPrefixes.some((prefix) => streamId.startsWith(prefix))) return false;
+  if (filter.streamPrefixes && !filter.streamPrefixes.some((prefix) => streamId.startsWith(prefix)))
+    return false;
   return true;
 }
 

@@ -15,11 +15,19 @@ export class ApiExceptionFilter implements ExceptionFilter {
   }
 }
 
-export function sendError(reply: FastifyReply, request: FastifyRequest, exception: unknown, logger: Logger): void {
+export function sendError(
+  reply: FastifyReply,
+  request: FastifyRequest,
+  exception: unknown,
+  logger: Logger,
+): void {
   const response = toErrorResponse(exception, String(request.id));
   if (response.status >= 500) {
     // The stack goes to the log under the request id; the caller only sees the id.
-    logger.error(`${request.method} ${request.routeOptions?.url ?? 'unknown route'} ${request.id}`, (exception as Error)?.stack);
+    logger.error(
+      `${request.method} ${request.routeOptions?.url ?? 'unknown route'} ${request.id}`,
+      (exception as Error)?.stack,
+    );
   }
   if (reply.sent) return;
   // Also on errors raised where the onRequest hooks never ran (a URL the router cannot decode).

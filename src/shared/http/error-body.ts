@@ -34,24 +34,43 @@ const KINDS: Record<ErrorKind, { status: number; type: string }> = {
 
 /** A refusal that carries its own headers (429's Retry-After). */
 export class DomainErrorWithHeaders extends DomainError {
-  constructor(error: DomainError, readonly headers: Record<string, string>) {
+  constructor(
+    error: DomainError,
+    readonly headers: Record<string, string>,
+  ) {
     super(error.kind, error.code, error.message, error.param);
   }
 }
 
 /** Fastify's own refusals, raised before a request reaches a controller. */
 const FRAMEWORK: Record<string, { status: number; code: string; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, code: 'body_too_large', message: 'The request body is larger than 16 KiB' },
+  FST_ERR_CTP_BODY_TOO_LARGE: {
+    status: 413,
+    code: 'body_too_large',
+    message: 'The request body is larger than 16 KiB',
+  },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
     code: 'unsupported_media_type',
     message: 'Send the request body as JSON with Content-Type: application/json',
   },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, code: 'invalid_json', message: 'The JSON body is empty' },
-  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, code: 'invalid_request', message: 'Content-Length does not match the body' },
-  FST_ERR_CTP_INVALID_CHARSET: { status: 415, code: 'unsupported_media_type', message: 'The body must be UTF-8 JSON' },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: {
+    status: 400,
+    code: 'invalid_request',
+    message: 'Content-Length does not match the body',
+  },
+  FST_ERR_CTP_INVALID_CHARSET: {
+    status: 415,
+    code: 'unsupported_media_type',
+    message: 'The body must be UTF-8 JSON',
+  },
   // Raised by the router before any hook runs (see createFastifyAdapter's frameworkErrors).
-  FST_ERR_BAD_URL: { status: 400, code: 'invalid_url', message: 'The request URL is not validly percent-encoded' },
+  FST_ERR_BAD_URL: {
+    status: 400,
+    code: 'invalid_url',
+    message: 'The request URL is not validly percent-encoded',
+  },
   FST_ERR_MAX_PARAM_LENGTH: { status: 404, code: 'resource_missing', message: 'No such route or resource' },
 };
 
@@ -87,7 +106,12 @@ export function toErrorResponse(error: unknown, requestId: string): HttpErrorRes
   if (error instanceof StoreUnavailableError) {
     return {
       status: 503,
-      body: body(503, 'api_error', 'service_unavailable', 'The service is temporarily unavailable; retry shortly'),
+      body: body(
+        503,
+        'api_error',
+        'service_unavailable',
+        'The service is temporarily unavailable; retry shortly',
+      ),
       headers: { 'retry-after': '1' },
     };
   }
@@ -98,18 +122,25 @@ export function toErrorResponse(error: unknown, requestId: string): HttpErrorRes
     return { status: known.status, body: body(known.status, type, known.code, known.message) };
   }
   if (error instanceof SyntaxError || frameworkCode === 'FST_ERR_CTP_INVALID_JSON_BODY') {
-    return { status: 400, body: body(400, 'invalid_request_error', 'invalid_json', 'The request body is not valid JSON') };
+    return {
+      status: 400,
+      body: body(400, 'invalid_request_error', 'invalid_json', 'The request body is not valid JSON'),
+    };
   }
   const status = statusOf(error);
   if (status !== null && status >= 400 && status < 500) {
     const known = STATUS_CODES[status] ?? { code: 'invalid_request', kind: 'invalid_request' };
     const type = known.kind ? KINDS[known.kind].type : 'invalid_request_error';
-    const message = status === 404 ? 'No such route or resource' : httpMessage(error) ?? 'The request was refused';
+    const message =
+      status === 404 ? 'No such route or resource' : (httpMessage(error) ?? 'The request was refused');
     // Nest rewraps the body parser's refusals as plain 400s; their message still tells which.
     const code = status === 400 && BODY_PARSE_FAILURE.test(message) ? 'invalid_json' : known.code;
     return { status, body: body(status, type, code, message) };
   }
-  return { status: 500, body: body(500, 'api_error', 'internal_error', 'Something went wrong on our side; it was logged') };
+  return {
+    status: 500,
+    body: body(500, 'api_error', 'internal_error', 'Something went wrong on our side; it was logged'),
+  };
 }
 
 function statusOf(error: unknown): number | null {

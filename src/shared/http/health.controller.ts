@@ -24,7 +24,9 @@ export class HealthController {
     try {
       await Promise.all([this.events.ping(), this.reads.ping()]);
     } catch (error) {
-      throw error instanceof StoreUnavailableError ? error : new StoreUnavailableError('store check failed', error);
+      throw error instanceof StoreUnavailableError
+        ? error
+        : new StoreUnavailableError('store check failed', error);
     }
     return { object: 'readiness', status: 'ready', event_store: 'ok', read_store: 'ok' };
   }

@@ -26,7 +26,10 @@ export class RateLimiter {
 
 function refuseIfLimited(retryAfterSeconds: number, message: string): void {
   if (retryAfterSeconds === 0) return;
-  throw new DomainErrorWithHeaders(new DomainError('rate_limit', 'rate_limited', `${message}; retry after ${retryAfterSeconds} s`), {
-    'retry-after': String(retryAfterSeconds),
-  });
+  throw new DomainErrorWithHeaders(
+    new DomainError('rate_limit', 'rate_limited', `${message}; retry after ${retryAfterSeconds} s`),
+    {
+      'retry-after': String(retryAfterSeconds),
+    },
+  );
 }

@@ -8,7 +8,9 @@ const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 export function requireJsonBodies(fastify: FastifyInstance, apiPrefixes: readonly string[]): void {
   fastify.addHook('onRequest', async (request: FastifyRequest) => {
     if (!BODY_METHODS.has(request.method) || !apiPrefixes.some((p) => request.url.startsWith(p))) return;
-    const hasBody = Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+    const hasBody =
+      Number(request.headers['content-length'] ?? 0) > 0 ||
+      request.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return;
     const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
     if (type !== 'application/json' && !type.endsWith('+json')) {

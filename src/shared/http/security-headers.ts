@@ -21,7 +21,9 @@ export const CSP_DIRECTIVES: Readonly<Record<string, readonly string[]>> = {
 /** The policy as a header value, with extra sources per directive (e.g. a style hash). */
 export function contentSecurityPolicy(extra: Readonly<Record<string, readonly string[]>> = {}): string {
   const names = new Set([...Object.keys(CSP_DIRECTIVES), ...Object.keys(extra)]);
-  return [...names].map((name) => [name, ...(CSP_DIRECTIVES[name] ?? []), ...(extra[name] ?? [])].join(' ')).join('; ');
+  return [...names]
+    .map((name) => [name, ...(CSP_DIRECTIVES[name] ?? []), ...(extra[name] ?? [])].join(' '))
+    .join('; ');
 }
 
 /**

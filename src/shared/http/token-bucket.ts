@@ -27,7 +27,10 @@ export class TokenBuckets {
     const now = this.now();
     this.sweep(now);
     const bucket = this.buckets.get(name) ?? { tokens: this.limit.burst, updatedAt: now };
-    bucket.tokens = Math.min(this.limit.burst, bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.limit.perSecond);
+    bucket.tokens = Math.min(
+      this.limit.burst,
+      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.limit.perSecond,
+    );
     bucket.updatedAt = now;
     this.buckets.set(name, bucket);
     if (bucket.tokens >= 1) {
@@ -41,6 +44,7 @@ export class TokenBuckets {
     if (now - this.lastSweep < 60_000) return;
     this.lastSweep = now;
     const refillMs = (this.limit.burst / this.limit.perSecond) * 1000;
-    for (const [name, bucket] of this.buckets) if (now - bucket.updatedAt > refillMs) this.buckets.delete(name);
+    for (const [name, bucket] of this.buckets)
+      if (now - bucket.updatedAt > refillMs) this.buckets.delete(name);
   }
 }

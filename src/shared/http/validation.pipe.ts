@@ -14,7 +14,8 @@ export function apiValidationPipe(): ValidationPipe {
     validationError: { target: false, value: false },
     exceptionFactory: (errors) => {
       const { path, constraint, message, code } = firstProblem(errors);
-      const fallback = constraint === 'isDefined' || constraint === 'isNotEmpty' ? 'parameter_missing' : 'parameter_invalid';
+      const fallback =
+        constraint === 'isDefined' || constraint === 'isNotEmpty' ? 'parameter_missing' : 'parameter_invalid';
       return invalid(code ?? fallback, message, path);
     },
   });

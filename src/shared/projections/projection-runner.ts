@@ -55,7 +55,13 @@ export class ProjectionRunner {
     this.stopped = false;
     try {
       for (const projection of this.projections) {
-        const running: Running = { projection, subscription: null, reached: 0n, committed: null, retryTimer: null };
+        const running: Running = {
+          projection,
+          subscription: null,
+          reached: 0n,
+          committed: null,
+          retryTimer: null,
+        };
         this.running.set(projection.name, running);
         await this.subscribe(running);
       }
@@ -79,7 +85,8 @@ export class ProjectionRunner {
   async rebuild(): Promise<void> {
     const wasRunning = !this.stopped;
     await this.stop();
-    for (const projection of this.projections) await this.store.reset(projection.name, projection.collections);
+    for (const projection of this.projections)
+      await this.store.reset(projection.name, projection.collections);
     const head = await this.events.headPosition();
     await this.start();
     await this.waitFor(head, null, 24 * 60 * 60 * 1000);
@@ -96,7 +103,9 @@ export class ProjectionRunner {
     return new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new StoreUnavailableError(`read models did not reach position ${position} in ${timeoutMs} ms`));
+        reject(
+          new StoreUnavailableError(`read models did not reach position ${position} in ${timeoutMs} ms`),
+        );
       }, timeoutMs);
       const waiter: Waiter = {
         position,
@@ -166,15 +175,21 @@ export class ProjectionRunner {
   private retryLater(running: Running, error: unknown): void {
     const moved = error instanceof CheckpointMoved;
     if (!moved) {
-      (this.options.log ?? console.error)(`projection ${running.projection.name} failed; restarting from its checkpoint`, error);
+      (this.options.log ?? console.error)(
+        `projection ${running.projection.name} failed; restarting from its checkpoint`,
+        error,
+      );
     }
     void running.subscription?.stop();
     running.subscription = null;
     if (this.stopped || this.running.get(running.projection.name) !== running) return;
-    running.retryTimer = setTimeout(() => {
-      running.retryTimer = null;
-      if (!this.stopped) void this.subscribe(running).catch((e) => this.retryLater(running, e));
-    }, moved ? 0 : (this.options.retryDelayMs ?? 1000));
+    running.retryTimer = setTimeout(
+      () => {
+        running.retryTimer = null;
+        if (!this.stopped) void this.subscribe(running).catch((e) => this.retryLater(running, e));
+      },
+      moved ? 0 : (this.options.retryDelayMs ?? 1000),
+    );
   }
 }
 

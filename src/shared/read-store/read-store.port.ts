@@ -13,7 +13,13 @@ export interface DocumentIndex {
 }
 
 export type DocumentWrite =
-  | { readonly op: 'put'; readonly collection: string; readonly id: string; readonly doc: unknown; readonly index?: DocumentIndex }
+  | {
+      readonly op: 'put';
+      readonly collection: string;
+      readonly id: string;
+      readonly doc: unknown;
+      readonly index?: DocumentIndex;
+    }
   | { readonly op: 'delete'; readonly collection: string; readonly id: string };
 
 export interface ListQuery {
@@ -36,7 +42,12 @@ export interface ReadStore {
    * projection on the same store committed first, and this batch must not be applied twice.
    * Without `previous` the commit is unconditional (answers true).
    */
-  commit(projection: string, writes: readonly DocumentWrite[], checkpoint: bigint, previous?: bigint | null): Promise<boolean>;
+  commit(
+    projection: string,
+    writes: readonly DocumentWrite[],
+    checkpoint: bigint,
+    previous?: bigint | null,
+  ): Promise<boolean>;
   /** Forgets a projection's documents and checkpoint so it can be rebuilt from zero. */
   reset(projection: string, collections: readonly string[]): Promise<void>;
   ping(): Promise<void>;

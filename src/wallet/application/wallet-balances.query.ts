@@ -1,7 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { WALLETS, WalletBalanceView, walletBalanceProjection } from '../projections/wallet-balance.projection';
+import {
+  WALLETS,
+  WalletBalanceView,
+  walletBalanceProjection,
+} from '../projections/wallet-balance.projection';
 
 @Injectable()
 export class WalletBalances {

@@ -92,7 +92,10 @@ export class WalletCommandQueue {
         }
         for (const event of decision.value) state = evolve(state, event);
         recorded.push(...decision.value);
-        outcomes.push({ result: ok({ events: decision.value, wallet: state, position: null }), recorded: decision.value.length > 0 });
+        outcomes.push({
+          result: ok({ events: decision.value, wallet: state, position: null }),
+          recorded: decision.value.length > 0,
+        });
       }
       if (recorded.length === 0) {
         batch.forEach((pending, i) => pending.resolve(outcomes[i].result));
@@ -103,7 +106,13 @@ export class WalletCommandQueue {
         const expected = current.revision < 0n ? 'no_stream' : current.revision;
         const appended = await this.events.append(stream, recorded, expected);
         this.remember(walletId, { state, revision: appended.nextExpectedRevision });
-        await this.aggregates.maybeSnapshot(stream, state, current.revision, appended.nextExpectedRevision, walletSnapshots);
+        await this.aggregates.maybeSnapshot(
+          stream,
+          state,
+          current.revision,
+          appended.nextExpectedRevision,
+          walletSnapshots,
+        );
         batch.forEach((pending, i) => {
           const { result, recorded: wrote } = outcomes[i];
           pending.resolve(result.ok && wrote ? ok({ ...result.value, position: appended.position }) : result);

@@ -36,7 +36,10 @@ export class WalletService {
     );
   }
 
-  addCredits(walletId: string, cmd: { sourceId: string; source: CreditSource; sms: number; reason: string }): Promise<WalletResult> {
+  addCredits(
+    walletId: string,
+    cmd: { sourceId: string; source: CreditSource; sms: number; reason: string },
+  ): Promise<WalletResult> {
     return this.queue.execute(walletId, (w) => wallet.addCredits(w, { ...cmd, now: this.clock.now() }));
   }
 
@@ -54,7 +57,11 @@ export class WalletService {
 
   /** The wallet folded from its events alone (from its newest snapshot). */
   async load(walletId: string): Promise<wallet.Wallet | null> {
-    const loaded = await this.aggregates.load(walletStream(walletId), wallet.walletDecider, wallet.walletSnapshots);
+    const loaded = await this.aggregates.load(
+      walletStream(walletId),
+      wallet.walletDecider,
+      wallet.walletSnapshots,
+    );
     return loaded.revision < 0n ? null : loaded.state;
   }
 
@@ -65,7 +72,8 @@ export class WalletService {
     let from = 0n;
     for (;;) {
       const page = await this.events.readStream(walletStream(walletId), { fromRevision: from, limit: 5000 });
-      for (const event of page) state = wallet.evolve(state, event as unknown as Parameters<typeof wallet.evolve>[1]);
+      for (const event of page)
+        state = wallet.evolve(state, event as unknown as Parameters<typeof wallet.evolve>[1]);
       count += page.length;
       if (page.length < 5000) break;
       from = page[page.length - 1].revision + 1n;

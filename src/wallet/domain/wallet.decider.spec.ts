@@ -1,6 +1,16 @@
 import fc from 'fast-check';
 import { fold } from '../../shared/decider';
-import { addCredits, capture, InsufficientCredit, open, release, reserve, smsLeft, walletDecider, walletSnapshots } from './wallet.decider';
+import {
+  addCredits,
+  capture,
+  InsufficientCredit,
+  open,
+  release,
+  reserve,
+  smsLeft,
+  walletDecider,
+  walletSnapshots,
+} from './wallet.decider';
 import type { WalletEvent } from './wallet.events';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -22,36 +32,92 @@ const events = <T>(result: { ok: boolean; value?: T }) => (result.ok ? result.va
 describe('wallet decider', () => {
   describe('open', () => {
     it('opens a TEST wallet with its free credits recorded as an event', () => {
-      const result = open(given(), { walletId: 'wal_1', accountId: 'acct_1', environment: 'TEST', initialCredits: 100, now });
+      const result = open(given(), {
+        walletId: 'wal_1',
+        accountId: 'acct_1',
+        environment: 'TEST',
+        initialCredits: 100,
+        now,
+      });
       expect(events(result)).toEqual([
         opened,
-        { type: 'CreditsAdded', data: { sourceId: 'wal_1:opening', source: 'test_grant', sms: 100, reason: 'Free test credits on opening', addedAt: now.toISOString() } },
+        {
+          type: 'CreditsAdded',
+          data: {
+            sourceId: 'wal_1:opening',
+            source: 'test_grant',
+            sms: 100,
+            reason: 'Free test credits on opening',
+            addedAt: now.toISOString(),
+          },
+        },
       ]);
     });
     it('opens a LIVE wallet empty', () => {
-      const result = open(given(), { walletId: 'wal_1', accountId: 'acct_1', environment: 'LIVE', initialCredits: 0, now });
+      const result = open(given(), {
+        walletId: 'wal_1',
+        accountId: 'acct_1',
+        environment: 'LIVE',
+        initialCredits: 0,
+        now,
+      });
       expect(events(result)).toHaveLength(1);
     });
     it('records nothing when the wallet is already open', () => {
-      expect(events(open(given(opened), { walletId: 'wal_1', accountId: 'acct_1', environment: 'TEST', initialCredits: 100, now }))).toEqual([]);
+      expect(
+        events(
+          open(given(opened), {
+            walletId: 'wal_1',
+            accountId: 'acct_1',
+            environment: 'TEST',
+            initialCredits: 100,
+            now,
+          }),
+        ),
+      ).toEqual([]);
     });
   });
 
   describe('addCredits', () => {
     it('adds credits from a new source', () => {
-      expect(events(addCredits(given(opened), { sourceId: 'chk_1', source: 'purchase', sms: 5, reason: 'r', now }))).toEqual([
-        { type: 'CreditsAdded', data: { sourceId: 'chk_1', source: 'purchase', sms: 5, reason: 'r', addedAt: now.toISOString() } },
+      expect(
+        events(
+          addCredits(given(opened), { sourceId: 'chk_1', source: 'purchase', sms: 5, reason: 'r', now }),
+        ),
+      ).toEqual([
+        {
+          type: 'CreditsAdded',
+          data: { sourceId: 'chk_1', source: 'purchase', sms: 5, reason: 'r', addedAt: now.toISOString() },
+        },
       ]);
     });
     it('never credits the same source twice', () => {
-      expect(events(addCredits(given(opened, added(5, 'chk_1')), { sourceId: 'chk_1', source: 'purchase', sms: 5, reason: 'r', now }))).toEqual([]);
+      expect(
+        events(
+          addCredits(given(opened, added(5, 'chk_1')), {
+            sourceId: 'chk_1',
+            source: 'purchase',
+            sms: 5,
+            reason: 'r',
+            now,
+          }),
+        ),
+      ).toEqual([]);
     });
     it.each([0, -1, 1.5, Number.NaN])('refuses %p credits', (sms) => {
-      const result = addCredits(given(opened), { sourceId: 'x', source: 'operator_grant', sms, reason: 'r', now });
+      const result = addCredits(given(opened), {
+        sourceId: 'x',
+        source: 'operator_grant',
+        sms,
+        reason: 'r',
+        now,
+      });
       expect(result).toMatchObject({ ok: false, error: { code: 'invalid_amount' } });
     });
     it('refuses a wallet that was never opened', () => {
-      expect(addCredits(given(), { sourceId: 'x', source: 'purchase', sms: 1, reason: 'r', now })).toMatchObject({
+      expect(
+        addCredits(given(), { sourceId: 'x', source: 'purchase', sms: 1, reason: 'r', now }),
+      ).toMatchObject({
         ok: false,
         error: { code: 'wallet_not_found' },
       });
@@ -60,23 +126,39 @@ describe('wallet decider', () => {
 
   describe('reserve', () => {
     it('reserves credits for a message', () => {
-      expect(events(reserve(given(opened, added(5)), { messageId: 'msg_1', sms: 3, now }))).toEqual([reserved('msg_1', 3)].map((e) => ({ ...e })));
+      expect(events(reserve(given(opened, added(5)), { messageId: 'msg_1', sms: 3, now }))).toEqual(
+        [reserved('msg_1', 3)].map((e) => ({ ...e })),
+      );
     });
     it('refuses a reservation that would overspend', () => {
       const result = reserve(given(opened, added(5)), { messageId: 'msg_1', sms: 6, now });
       expect(result.ok).toBe(false);
       expect(!result.ok && result.error).toBeInstanceOf(InsufficientCredit);
-      expect(!result.ok && result.error).toMatchObject({ kind: 'insufficient_credit', available: 5, requested: 6 });
+      expect(!result.ok && result.error).toMatchObject({
+        kind: 'insufficient_credit',
+        available: 5,
+        requested: 6,
+      });
     });
     it('counts open reservations against sms_left', () => {
-      expect(reserve(given(opened, added(5), reserved('msg_1', 4)), { messageId: 'msg_2', sms: 2, now }).ok).toBe(false);
+      expect(
+        reserve(given(opened, added(5), reserved('msg_1', 4)), { messageId: 'msg_2', sms: 2, now }).ok,
+      ).toBe(false);
     });
     it('is idempotent per message id', () => {
-      expect(events(reserve(given(opened, added(5), reserved('msg_1', 4)), { messageId: 'msg_1', sms: 4, now }))).toEqual([]);
+      expect(
+        events(reserve(given(opened, added(5), reserved('msg_1', 4)), { messageId: 'msg_1', sms: 4, now })),
+      ).toEqual([]);
     });
     it('refuses a closed or missing wallet and bad amounts', () => {
-      expect(reserve(given(), { messageId: 'm', sms: 1, now })).toMatchObject({ ok: false, error: { code: 'wallet_not_found' } });
-      expect(reserve(given(opened, added(5)), { messageId: 'm', sms: 0, now })).toMatchObject({ ok: false, error: { code: 'invalid_amount' } });
+      expect(reserve(given(), { messageId: 'm', sms: 1, now })).toMatchObject({
+        ok: false,
+        error: { code: 'wallet_not_found' },
+      });
+      expect(reserve(given(opened, added(5)), { messageId: 'm', sms: 0, now })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_amount' },
+      });
     });
   });
 
@@ -86,11 +168,17 @@ describe('wallet decider', () => {
       const result = capture(w, { messageId: 'msg_1' });
       expect(events(result)).toEqual([{ type: 'ReservationCaptured', data: { messageId: 'msg_1', sms: 3 } }]);
       const after = fold(walletDecider, events(result)!, w);
-      expect({ left: smsLeft(after), balance: after.balance, captured: after.captured }).toEqual({ left: 7, balance: 7, captured: 3 });
+      expect({ left: smsLeft(after), balance: after.balance, captured: after.captured }).toEqual({
+        left: 7,
+        balance: 7,
+        captured: 3,
+      });
     });
     it('release gives the reservation back', () => {
       const result = release(w, { messageId: 'msg_1', reason: 'FAILED' });
-      expect(events(result)).toEqual([{ type: 'ReservationReleased', data: { messageId: 'msg_1', sms: 3, reason: 'FAILED' } }]);
+      expect(events(result)).toEqual([
+        { type: 'ReservationReleased', data: { messageId: 'msg_1', sms: 3, reason: 'FAILED' } },
+      ]);
       expect(smsLeft(fold(walletDecider, events(result)!, w))).toBe(10);
     });
     it('capture or release of an unknown or settled reservation records nothing', () => {

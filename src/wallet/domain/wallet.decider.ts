@@ -35,7 +35,12 @@ export const smsLeft = (w: Wallet): number => w.balance - w.reservedTotal;
 export function evolve(w: Wallet, e: WalletEvent): Wallet {
   switch (e.type) {
     case 'WalletOpened':
-      return { ...w, walletId: e.data.walletId, accountId: e.data.accountId, environment: e.data.environment };
+      return {
+        ...w,
+        walletId: e.data.walletId,
+        accountId: e.data.accountId,
+        environment: e.data.environment,
+      };
     case 'CreditsAdded':
       return { ...w, balance: w.balance + e.data.sms, sources: new Set(w.sources).add(e.data.sourceId) };
     case 'CreditsReserved':
@@ -45,7 +50,11 @@ export function evolve(w: Wallet, e: WalletEvent): Wallet {
         reservedTotal: w.reservedTotal + e.data.sms,
       };
     case 'ReservationCaptured':
-      return { ...settle(w, e.data.messageId, e.data.sms), balance: w.balance - e.data.sms, captured: w.captured + e.data.sms };
+      return {
+        ...settle(w, e.data.messageId, e.data.sms),
+        balance: w.balance - e.data.sms,
+        captured: w.captured + e.data.sms,
+      };
     case 'ReservationReleased':
       return settle(w, e.data.messageId, e.data.sms);
     default:
@@ -76,7 +85,12 @@ export class InsufficientCredit extends DomainError {
 
 const walletMissing = () => new DomainError('not_found', 'wallet_not_found', 'No such wallet');
 const badAmount = (param: string) =>
-  new DomainError('invalid_request', 'invalid_amount', `${param} must be a positive whole number of credits`, param);
+  new DomainError(
+    'invalid_request',
+    'invalid_amount',
+    `${param} must be a positive whole number of credits`,
+    param,
+  );
 
 type Decision = Result<WalletEvent[], DomainError>;
 
@@ -88,7 +102,12 @@ export function open(
   const events: WalletEvent[] = [
     {
       type: 'WalletOpened',
-      data: { walletId: cmd.walletId, accountId: cmd.accountId, environment: cmd.environment, openedAt: cmd.now.toISOString() },
+      data: {
+        walletId: cmd.walletId,
+        accountId: cmd.accountId,
+        environment: cmd.environment,
+        openedAt: cmd.now.toISOString(),
+      },
     },
   ];
   if (cmd.initialCredits > 0) {
@@ -116,7 +135,13 @@ export function addCredits(
   return ok([
     {
       type: 'CreditsAdded',
-      data: { sourceId: cmd.sourceId, source: cmd.source, sms: cmd.sms, reason: cmd.reason, addedAt: cmd.now.toISOString() },
+      data: {
+        sourceId: cmd.sourceId,
+        source: cmd.source,
+        sms: cmd.sms,
+        reason: cmd.reason,
+        addedAt: cmd.now.toISOString(),
+      },
     },
   ]);
 }
@@ -126,7 +151,12 @@ export function reserve(w: Wallet, cmd: { messageId: string; sms: number; now: D
   if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0) return err(badAmount('sms'));
   if (w.reserved.has(cmd.messageId)) return ok([]); // already reserved for this message
   if (smsLeft(w) < cmd.sms) return err(new InsufficientCredit(smsLeft(w), cmd.sms));
-  return ok([{ type: 'CreditsReserved', data: { messageId: cmd.messageId, sms: cmd.sms, reservedAt: cmd.now.toISOString() } }]);
+  return ok([
+    {
+      type: 'CreditsReserved',
+      data: { messageId: cmd.messageId, sms: cmd.sms, reservedAt: cmd.now.toISOString() },
+    },
+  ]);
 }
 
 /** Settles a reservation as spent. Unknown or already settled: nothing happens, never a double count. */
@@ -148,7 +178,10 @@ export const walletSnapshots = {
   every: 500,
   encode: (w: Wallet) => ({ ...w, reserved: [...w.reserved], sources: [...w.sources] }),
   decode: (data: unknown): Wallet => {
-    const raw = data as Omit<Wallet, 'reserved' | 'sources'> & { reserved: [string, number][]; sources: string[] };
+    const raw = data as Omit<Wallet, 'reserved' | 'sources'> & {
+      reserved: [string, number][];
+      sources: string[];
+    };
     return { ...raw, reserved: new Map(raw.reserved), sources: new Set(raw.sources) };
   },
 };

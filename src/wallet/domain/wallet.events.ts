@@ -13,11 +13,18 @@ export type CreditsAdded = DomainEvent<
   'CreditsAdded',
   { sourceId: string; source: CreditSource; sms: number; reason: string; addedAt: string }
 >;
-export type CreditsReserved = DomainEvent<'CreditsReserved', { messageId: string; sms: number; reservedAt: string }>;
+export type CreditsReserved = DomainEvent<
+  'CreditsReserved',
+  { messageId: string; sms: number; reservedAt: string }
+>;
 export type ReservationCaptured = DomainEvent<'ReservationCaptured', { messageId: string; sms: number }>;
-export type ReservationReleased = DomainEvent<'ReservationReleased', { messageId: string; sms: number; reason: string }>;
+export type ReservationReleased = DomainEvent<
+  'ReservationReleased',
+  { messageId: string; sms: number; reason: string }
+>;
 
-export type WalletEvent = WalletOpened | CreditsAdded | CreditsReserved | ReservationCaptured | ReservationReleased;
+export type WalletEvent =
+  WalletOpened | CreditsAdded | CreditsReserved | ReservationCaptured | ReservationReleased;
 
 export const WALLET_EVENT_TYPES: readonly WalletEvent['type'][] = [
   'WalletOpened',

@@ -13,13 +13,22 @@ export class WalletEventsHttpController {
   constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   @Get('events')
-  @ApiOperation({ summary: "The wallet's own event stream, oldest first: replaying it from revision 0 gives sms_left" })
+  @ApiOperation({
+    summary: "The wallet's own event stream, oldest first: replaying it from revision 0 gives sms_left",
+  })
   @ApiQuery({ name: 'after', required: false, description: 'Only events after this revision' })
   @ApiQuery({ name: 'limit', required: false, description: '1 to 1000, default 100' })
-  async list(@CurrentPrincipal() principal: Principal, @Query('after') after?: string, @Query('limit') limit?: string) {
+  async list(
+    @CurrentPrincipal() principal: Principal,
+    @Query('after') after?: string,
+    @Query('limit') limit?: string,
+  ) {
     const take = parseLimit(limit, 100, 1000);
     const from = (parseRevision(after, 'after') ?? -1n) + 1n;
-    const events = await this.events.readStream(walletStream(principal.walletId), { fromRevision: from, limit: take + 1 });
+    const events = await this.events.readStream(walletStream(principal.walletId), {
+      fromRevision: from,
+      limit: take + 1,
+    });
     return page(
       events.map((e) => ({
         object: 'wallet_event',

@@ -61,7 +61,12 @@ function applyWalletEvent(w: WalletBalanceView, event: WalletEvent): WalletBalan
     case 'CreditsReserved':
       return { ...w, reserved: w.reserved + event.data.sms, openReservations: w.openReservations + 1 };
     case 'ReservationCaptured':
-      return { ...w, reserved: w.reserved - event.data.sms, openReservations: w.openReservations - 1, captured: w.captured + event.data.sms };
+      return {
+        ...w,
+        reserved: w.reserved - event.data.sms,
+        openReservations: w.openReservations - 1,
+        captured: w.captured + event.data.sms,
+      };
     case 'ReservationReleased':
       return { ...w, reserved: w.reserved - event.data.sms, openReservations: w.openReservations - 1 };
   }

@@ -3,16 +3,24 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { isUnsafeAddress } from '../domain/webhook-url';
-import type { AddressGuard, WebhookRequest, WebhookResponse, WebhookSender } from '../ports/webhook-sender.port';
+import type {
+  AddressGuard,
+  WebhookRequest,
+  WebhookResponse,
+  WebhookSender,
+} from '../ports/webhook-sender.port';
 
 /** Every address `host` resolves to, or why it cannot be used by a LIVE endpoint. */
 export class DnsAddressGuard implements AddressGuard {
   async check(host: string): Promise<string | null> {
-    if (isIP(host)) return isUnsafeAddress(host) ? `${host} is a loopback, private or link-local address` : null;
+    if (isIP(host))
+      return isUnsafeAddress(host) ? `${host} is a loopback, private or link-local address` : null;
     let addresses: LookupAddress[];
     try {
       addresses = await new Promise((resolve, reject) =>
-        dnsLookup(host, { all: true, verbatim: true }, (error, found) => (error ? reject(error) : resolve(found))),
+        dnsLookup(host, { all: true, verbatim: true }, (error, found) =>
+          error ? reject(error) : resolve(found),
+        ),
       );
     } catch {
       return `${host} could not be resolved`;
@@ -28,16 +36,23 @@ export class DnsAddressGuard implements AddressGuard {
  * address connected to, so DNS rebinding between a check and the connection cannot slip through.
  */
 const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(hostname, { all: true, verbatim: true, family: options.family as number | undefined }, (error, addresses) => {
-    if (error) return callback(error, '', 0);
-    const bad = addresses.find((a) => isUnsafeAddress(a.address));
-    if (bad || addresses.length === 0) {
-      const refused = Object.assign(new Error(`${hostname} resolves to a non-public address`), { code: 'EUNSAFEADDRESS' });
-      return callback(refused, '', 0);
-    }
-    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-    callback(null, addresses[0].address, addresses[0].family);
-  });
+  dnsLookup(
+    hostname,
+    { all: true, verbatim: true, family: options.family as number | undefined },
+    (error, addresses) => {
+      if (error) return callback(error, '', 0);
+      const bad = addresses.find((a) => isUnsafeAddress(a.address));
+      if (bad || addresses.length === 0) {
+        const refused = Object.assign(new Error(`${hostname} resolves to a non-public address`), {
+          code: 'EUNSAFEADDRESS',
+        });
+        return callback(refused, '', 0);
+      }
+      if ((options as { all?: boolean }).all)
+        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
+      callback(null, addresses[0].address, addresses[0].family);
+    },
+  );
 };
 
 /** POSTs with node's http(s) client: a hard timeout, the response body read and dropped. */
@@ -86,7 +101,13 @@ export class HttpWebhookSender implements WebhookSender {
         response.on('error', () => done({ status, error: null }));
       });
       outgoing.on('error', (error: NodeJS.ErrnoException) =>
-        done({ status: null, error: error.code === 'EUNSAFEADDRESS' ? error.message : `${error.code ?? 'error'}: ${error.message}`.slice(0, 200) }),
+        done({
+          status: null,
+          error:
+            error.code === 'EUNSAFEADDRESS'
+              ? error.message
+              : `${error.code ?? 'error'}: ${error.message}`.slice(0, 200),
+        }),
       );
       outgoing.end(req.body);
     });

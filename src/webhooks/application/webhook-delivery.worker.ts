@@ -78,7 +78,11 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
 
   /** One look at the outbox; starts every delivery that may go now. Exposed for tests. */
   async tick(): Promise<void> {
-    const queues = await this.reads.list<WebhookQueueDoc>(WEBHOOK_QUEUES, { partition: ACTIVE_PARTITION, order: 'asc', limit: 10_000 });
+    const queues = await this.reads.list<WebhookQueueDoc>(WEBHOOK_QUEUES, {
+      partition: ACTIVE_PARTITION,
+      order: 'asc',
+      limit: 10_000,
+    });
     const now = this.clock.now();
     for (const queue of queues) {
       if (this.stopped || this.inFlight.size >= this.options.totalConcurrency) return;
@@ -99,11 +103,17 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         seen.add(delivery.subject);
         if (this.inFlight.has(delivery.id)) continue;
         if (!endpoint || endpoint.status !== 'enabled') {
-          this.start(delivery, () => this.abandon(delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted'));
+          this.start(delivery, () =>
+            this.abandon(delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted'),
+          );
           continue;
         }
         if (Date.parse(delivery.nextAttemptAt) > now.getTime()) continue;
-        if (busy >= this.options.perEndpointConcurrency || this.inFlight.size >= this.options.totalConcurrency) break;
+        if (
+          busy >= this.options.perEndpointConcurrency ||
+          this.inFlight.size >= this.options.totalConcurrency
+        )
+          break;
         busy++;
         this.start(delivery, () => this.deliver(delivery, endpoint));
       }
@@ -118,7 +128,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
 
   private start(delivery: WebhookDeliveryDoc, work: () => Promise<void>): void {
     const done = work()
-      .catch((error) => this.logger.warn(`webhook ${delivery.id} attempt failed to record: ${(error as Error).message}`))
+      .catch((error) =>
+        this.logger.warn(`webhook ${delivery.id} attempt failed to record: ${(error as Error).message}`),
+      )
       .finally(() => this.inFlight.delete(delivery.id));
     this.inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
   }
@@ -152,19 +164,35 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     if (windowExpired(this.options.retry, delivery.firstAttemptAt, now)) {
       await this.recordOutcome(delivery, {
         type: 'WebhookDeliveryAbandoned',
-        data: { evtId: delivery.evtId, reason: `retried for the whole window; last: ${error}`, at: now.toISOString() },
+        data: {
+          evtId: delivery.evtId,
+          reason: `retried for the whole window; last: ${error}`,
+          at: now.toISOString(),
+        },
       });
     } else {
       const nextAttemptAt = new Date(now.getTime() + backoffMs(this.options.retry, attempt)).toISOString();
       await this.recordOutcome(delivery, {
         type: 'WebhookDeliveryFailed',
-        data: { evtId: delivery.evtId, attempt, statusCode: response.status, error, at: now.toISOString(), nextAttemptAt },
+        data: {
+          evtId: delivery.evtId,
+          attempt,
+          statusCode: response.status,
+          error,
+          at: now.toISOString(),
+          nextAttemptAt,
+        },
       });
     }
     const health = await this.reads.get<WebhookEndpointHealthDoc>(WEBHOOK_ENDPOINT_HEALTH, endpoint.id);
     if (windowExpired(this.options.retry, health?.failingSince ?? null, now)) {
-      this.logger.warn(`webhook endpoint ${endpoint.id} failed continuously since ${health?.failingSince}; disabling it`);
-      await this.endpoints.disable(endpoint.id, `failing continuously since ${health?.failingSince}; last: ${error}`);
+      this.logger.warn(
+        `webhook endpoint ${endpoint.id} failed continuously since ${health?.failingSince}; disabling it`,
+      );
+      await this.endpoints.disable(
+        endpoint.id,
+        `failing continuously since ${health?.failingSince}; last: ${error}`,
+      );
     }
   }
 

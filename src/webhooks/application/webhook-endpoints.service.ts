@@ -8,7 +8,12 @@ import { ProjectionsService } from '../../shared/projections/projections.service
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import * as endpoint from '../domain/webhook-endpoint.decider';
 import { hostOf, parseWebhookUrl } from '../domain/webhook-url';
-import { isWebhookEventType, WEBHOOK_EVENT_TYPES, webhookEndpointStream, WebhookEventType } from '../domain/webhook.events';
+import {
+  isWebhookEventType,
+  WEBHOOK_EVENT_TYPES,
+  webhookEndpointStream,
+  WebhookEventType,
+} from '../domain/webhook.events';
 import { ADDRESS_GUARD, AddressGuard } from '../ports/webhook-sender.port';
 import {
   ApiWebhookEndpoint,
@@ -45,7 +50,10 @@ export class WebhookEndpoints {
   ) {}
 
   async create(owner: EndpointOwner, body: unknown): Promise<CreatedWebhookEndpoint> {
-    const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+    const input = (typeof body === 'object' && body !== null && !Array.isArray(body) ? body : {}) as Record<
+      string,
+      unknown
+    >;
     const url = parseWebhookUrl(input.url, owner.environment);
     const events = parseEvents(input.events);
     if (owner.environment === 'LIVE') {
@@ -54,7 +62,10 @@ export class WebhookEndpoints {
     }
     const existing = await this.all(owner.walletId);
     if (existing.length >= this.options.maxEndpointsPerWallet) {
-      throw invalid('too_many_endpoints', `A wallet has at most ${this.options.maxEndpointsPerWallet} webhook endpoints; delete one first`);
+      throw invalid(
+        'too_many_endpoints',
+        `A wallet has at most ${this.options.maxEndpointsPerWallet} webhook endpoints; delete one first`,
+      );
     }
     const id = newId('we');
     const data = {
@@ -67,7 +78,11 @@ export class WebhookEndpoints {
       secret: `whsec_${randomToken(32)}`,
       createdAt: this.clock.now().toISOString(),
     };
-    const handled = unwrap(await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) => endpoint.create(s, data)));
+    const handled = unwrap(
+      await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) =>
+        endpoint.create(s, data),
+      ),
+    );
     await this.projections.waitFor(handled.position, [WEBHOOK_ENDPOINTS_PROJECTION]);
     return {
       id,
@@ -92,7 +107,10 @@ export class WebhookEndpoints {
   }
 
   /** Another wallet's endpoint is answered exactly like an unknown one. */
-  async delete(walletId: string, id: unknown): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
+  async delete(
+    walletId: string,
+    id: unknown,
+  ): Promise<{ id: string; object: 'webhook_endpoint'; deleted: true }> {
     if (!isIdOf('we', id)) throw notFound('webhook endpoint', 'id');
     const handled = unwrap(
       await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) =>
@@ -114,19 +132,28 @@ export class WebhookEndpoints {
   }
 
   private all(walletId: string): Promise<WebhookEndpointDoc[]> {
-    return this.reads.list<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, { partition: walletId, order: 'asc', limit: 1000 });
+    return this.reads.list<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, {
+      partition: walletId,
+      order: 'asc',
+      limit: 1000,
+    });
   }
 }
 
 function parseEvents(value: unknown): WebhookEventType[] {
   const allowed = WEBHOOK_EVENT_TYPES.join(', ');
-  if (value === undefined || value === null) throw invalid('parameter_missing', `events is required: a list of ${allowed}`, 'events');
+  if (value === undefined || value === null)
+    throw invalid('parameter_missing', `events is required: a list of ${allowed}`, 'events');
   if (!Array.isArray(value) || value.length === 0) {
     throw invalid('parameter_invalid', `events must be a non-empty list of ${allowed}`, 'events');
   }
   const unknown = value.find((v) => !isWebhookEventType(v));
   if (unknown !== undefined) {
-    throw invalid('invalid_event_type', `Unknown event type ${JSON.stringify(unknown).slice(0, 60)}; use ${allowed}`, 'events');
+    throw invalid(
+      'invalid_event_type',
+      `Unknown event type ${JSON.stringify(unknown).slice(0, 60)}; use ${allowed}`,
+      'events',
+    );
   }
   return WEBHOOK_EVENT_TYPES.filter((t) => value.includes(t));
 }

@@ -1,9 +1,19 @@
 import { createHash } from 'node:crypto';
-import { toCheckoutObject, checkoutsProjection, CHECKOUTS, CheckoutView } from '../../billing/projections/checkouts.projection';
+import {
+  toCheckoutObject,
+  checkoutsProjection,
+  CHECKOUTS,
+  CheckoutView,
+} from '../../billing/projections/checkouts.projection';
 import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
 import type { MessageEvent } from '../../messaging/domain/message.events';
-import { MESSAGES, MessageDoc, messagesProjection, toApiMessage } from '../../messaging/projections/messages.projection';
+import {
+  MESSAGES,
+  MessageDoc,
+  messagesProjection,
+  toApiMessage,
+} from '../../messaging/projections/messages.projection';
 import { fold } from '../../shared/decider';
 import { ConcurrencyError, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
@@ -69,13 +79,19 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         : await messageEvent(history, recorded);
       if (!built) return;
       const wallet = await view.get<PmWallet>(PM_WALLETS, built.walletId);
-      const endpoints = (wallet?.endpoints ?? []).filter((e) => e.events.includes(built.event.type)).map((e) => e.id);
+      const endpoints = (wallet?.endpoints ?? [])
+        .filter((e) => e.events.includes(built.event.type))
+        .map((e) => e.id);
       await record(events, built.walletId, {
         type: 'WebhookEventRecorded',
         data: {
           event: built.event,
           subject: built.subject,
-          source: { streamId: recorded.streamId, revision: recorded.revision.toString(), position: recorded.position.toString() },
+          source: {
+            streamId: recorded.streamId,
+            revision: recorded.revision.toString(),
+            position: recorded.position.toString(),
+          },
           endpoints,
         },
       });
@@ -105,7 +121,8 @@ async function messageEvent(history: RecordedEvent[], recorded: RecordedEvent) {
   const before = fold(messageDecider, domain.slice(0, -1));
   const after = messageDecider.evolve(before, domain[domain.length - 1]);
   // Only a real state change is an event; sandbox messages have no wallet.
-  if (!isMessage(after) || !isMessage(before) || after.sequence === before.sequence || !after.walletId) return null;
+  if (!isMessage(after) || !isMessage(before) || after.sequence === before.sequence || !after.walletId)
+    return null;
   const view = new MemoryView();
   for (const event of history) await messagesProjection.apply(event, view);
   const doc = await view.get<MessageDoc>(MESSAGES, after.messageId);
@@ -117,7 +134,12 @@ async function messageEvent(history: RecordedEvent[], recorded: RecordedEvent) {
   };
 }
 
-function eventObject(recorded: RecordedEvent, type: WebhookEventType, sequence: number, data: object): WebhookEventObject {
+function eventObject(
+  recorded: RecordedEvent,
+  type: WebhookEventType,
+  sequence: number,
+  data: object,
+): WebhookEventObject {
   return {
     id: webhookEventId(recorded.streamId, recorded.revision),
     object: 'event',
@@ -142,7 +164,10 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
   }
   const wallet = (await view.get<PmWallet>(PM_WALLETS, walletId)) ?? { endpoints: [] };
   const others = wallet.endpoints.filter((e) => e.id !== endpointId);
-  const endpoints = event.type === 'WebhookEndpointCreated' ? [...others, { id: endpointId, events: event.data.events }] : others;
+  const endpoints =
+    event.type === 'WebhookEndpointCreated'
+      ? [...others, { id: endpointId, events: event.data.events }]
+      : others;
   view.put(PM_WALLETS, walletId, { endpoints } satisfies PmWallet);
 }
 

@@ -6,7 +6,11 @@ import { isIdOf } from '../../shared/ids';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { WebhookEventObject, WebhookEventRecorded, webhookEventsStream } from '../domain/webhook.events';
-import { WEBHOOK_EVENT_INDEX, WEBHOOK_OUTBOX_PROJECTION, WebhookEventIndexDoc } from '../projections/webhook-outbox.projection';
+import {
+  WEBHOOK_EVENT_INDEX,
+  WEBHOOK_OUTBOX_PROJECTION,
+  WebhookEventIndexDoc,
+} from '../projections/webhook-outbox.projection';
 
 /** GET /v1/events: the wallet's webhook events, oldest first, read from its own stream. */
 @Injectable()
@@ -20,7 +24,8 @@ export class WebhookEventsQuery {
   async list(walletId: string, limit: number, after?: string): Promise<ListPage<WebhookEventObject>> {
     let from = 0n;
     if (after !== undefined && after !== '') {
-      if (!isIdOf('evt', after)) throw invalid('parameter_invalid', 'after must be an event id (evt_…)', 'after');
+      if (!isIdOf('evt', after))
+        throw invalid('parameter_invalid', 'after must be an event id (evt_…)', 'after');
       let cursor = await this.reads.get<WebhookEventIndexDoc>(WEBHOOK_EVENT_INDEX, after);
       if (!cursor) {
         // Recorded a moment ago and not indexed yet? Catch the index up once before saying no.
@@ -30,7 +35,10 @@ export class WebhookEventsQuery {
       if (!cursor || cursor.walletId !== walletId) throw notFound('event', 'after');
       from = BigInt(cursor.revision) + 1n;
     }
-    const recorded = await this.events.readStream(webhookEventsStream(walletId), { fromRevision: from, limit: limit + 1 });
+    const recorded = await this.events.readStream(webhookEventsStream(walletId), {
+      fromRevision: from,
+      limit: limit + 1,
+    });
     return page(
       recorded.map((e) => (e.data as WebhookEventRecorded['data']).event),
       limit,

@@ -27,18 +27,22 @@ type Decision = Result<WebhookEndpointEvent[], DomainError>;
 const missing = () => new DomainError('not_found', 'resource_missing', 'No such webhook endpoint', 'id');
 
 export function create(state: WebhookEndpointState, cmd: WebhookEndpointCreated['data']): Decision {
-  if (state.status !== 'none') return err(new DomainError('conflict', 'webhook_endpoint_exists', 'The webhook endpoint already exists'));
+  if (state.status !== 'none')
+    return err(new DomainError('conflict', 'webhook_endpoint_exists', 'The webhook endpoint already exists'));
   return ok([{ type: 'WebhookEndpointCreated', data: cmd }]);
 }
 
 /** Deleting is for the owner only: another wallet's endpoint is answered as unknown. */
 export function remove(state: WebhookEndpointState, cmd: { walletId: string; now: Date }): Decision {
-  if (state.status === 'none' || state.status === 'deleted' || state.walletId !== cmd.walletId) return err(missing());
+  if (state.status === 'none' || state.status === 'deleted' || state.walletId !== cmd.walletId)
+    return err(missing());
   return ok([{ type: 'WebhookEndpointDeleted', data: { deletedAt: cmd.now.toISOString() } }]);
 }
 
 /** Idempotent: only an enabled endpoint records the fact. */
 export function disable(state: WebhookEndpointState, cmd: { reason: string; now: Date }): Decision {
   if (state.status !== 'enabled') return ok([]);
-  return ok([{ type: 'WebhookEndpointDisabled', data: { reason: cmd.reason, disabledAt: cmd.now.toISOString() } }]);
+  return ok([
+    { type: 'WebhookEndpointDisabled', data: { reason: cmd.reason, disabledAt: cmd.now.toISOString() } },
+  ]);
 }

@@ -10,11 +10,14 @@ const refuse = (message: string): DomainError => invalid('invalid_url', message,
  * caller against DNS, public); TEST endpoints may be http and local, for development.
  */
 export function parseWebhookUrl(value: unknown, environment: WebhookEnvironment): URL {
-  if (value === undefined || value === null || value === '') throw invalid('parameter_missing', 'url is required', 'url');
+  if (value === undefined || value === null || value === '')
+    throw invalid('parameter_missing', 'url is required', 'url');
   if (typeof value !== 'string') throw invalid('parameter_invalid', 'url must be a string', 'url');
   const hasControl = [...value].some((ch) => ch.charCodeAt(0) <= 0x20 || ch.charCodeAt(0) === 0x7f);
   if (value.length > MAX_URL_LENGTH || hasControl) {
-    throw refuse(`url must be an absolute http(s) URL of at most ${MAX_URL_LENGTH} characters without spaces`);
+    throw refuse(
+      `url must be an absolute http(s) URL of at most ${MAX_URL_LENGTH} characters without spaces`,
+    );
   }
   let url: URL;
   try {
@@ -22,7 +25,11 @@ export function parseWebhookUrl(value: unknown, environment: WebhookEnvironment)
   } catch {
     throw refuse('url must be an absolute URL such as https://example.com/webhooks');
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || !url.hostname || !/^https?:\/\//i.test(value)) {
+  if (
+    (url.protocol !== 'http:' && url.protocol !== 'https:') ||
+    !url.hostname ||
+    !/^https?:\/\//i.test(value)
+  ) {
     throw refuse('url must be an absolute http(s) URL such as https://example.com/webhooks');
   }
   if (url.username || url.password) throw refuse('url must not carry credentials (user:password@)');
@@ -49,7 +56,8 @@ export function isUnsafeAddress(address: string): boolean {
   const embedded = (): number[] => [g >> 8, g & 0xff, h >> 8, h & 0xff];
   if (v6.every((x) => x === 0)) return true; // ::
   if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && f === 0 && g === 0 && h === 1) return true; // ::1
-  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && (f === 0xffff || f === 0)) return isUnsafeIPv4(embedded()); // ::ffff:a.b.c.d, ::a.b.c.d
+  if (a === 0 && b === 0 && c === 0 && d === 0 && e === 0 && (f === 0xffff || f === 0))
+    return isUnsafeIPv4(embedded()); // ::ffff:a.b.c.d, ::a.b.c.d
   if (a === 0x64 && b === 0xff9b && c === 0 && d === 0 && e === 0 && f === 0) return isUnsafeIPv4(embedded()); // 64:ff9b::/96
   if ((a & 0xfe00) === 0xfc00) return true; // fc00::/7 unique local
   if ((a & 0xffc0) === 0xfe80) return true; // fe80::/10 link-local

@@ -36,7 +36,10 @@ export type WebhookEndpointCreated = DomainEvent<
 >;
 export type WebhookEndpointDeleted = DomainEvent<'WebhookEndpointDeleted', { deletedAt: string }>;
 /** Failing continuously for the retry window: nothing more is delivered to it. */
-export type WebhookEndpointDisabled = DomainEvent<'WebhookEndpointDisabled', { reason: string; disabledAt: string }>;
+export type WebhookEndpointDisabled = DomainEvent<
+  'WebhookEndpointDisabled',
+  { reason: string; disabledAt: string }
+>;
 
 export type WebhookEndpointEvent = WebhookEndpointCreated | WebhookEndpointDeleted | WebhookEndpointDisabled;
 export const WEBHOOK_ENDPOINT_EVENT_TYPES: readonly WebhookEndpointEvent['type'][] = [
@@ -80,7 +83,8 @@ export type WebhookEventRecorded = DomainEvent<
 // ---- Delivery outcomes: stream webhook-deliveries-<endpointId> ----------------------------
 
 export const WEBHOOK_DELIVERIES_STREAM_PREFIX = 'webhook-deliveries-';
-export const webhookDeliveriesStream = (endpointId: string) => `${WEBHOOK_DELIVERIES_STREAM_PREFIX}${endpointId}`;
+export const webhookDeliveriesStream = (endpointId: string) =>
+  `${WEBHOOK_DELIVERIES_STREAM_PREFIX}${endpointId}`;
 
 export type WebhookDeliverySucceeded = DomainEvent<
   'WebhookDeliverySucceeded',
@@ -88,12 +92,23 @@ export type WebhookDeliverySucceeded = DomainEvent<
 >;
 export type WebhookDeliveryFailed = DomainEvent<
   'WebhookDeliveryFailed',
-  { evtId: string; attempt: number; statusCode: number | null; error: string; at: string; nextAttemptAt: string }
+  {
+    evtId: string;
+    attempt: number;
+    statusCode: number | null;
+    error: string;
+    at: string;
+    nextAttemptAt: string;
+  }
 >;
 /** Given up: past the retry window, or the endpoint is deleted or disabled. */
-export type WebhookDeliveryAbandoned = DomainEvent<'WebhookDeliveryAbandoned', { evtId: string; reason: string; at: string }>;
+export type WebhookDeliveryAbandoned = DomainEvent<
+  'WebhookDeliveryAbandoned',
+  { evtId: string; reason: string; at: string }
+>;
 
-export type WebhookDeliveryEvent = WebhookDeliverySucceeded | WebhookDeliveryFailed | WebhookDeliveryAbandoned;
+export type WebhookDeliveryEvent =
+  WebhookDeliverySucceeded | WebhookDeliveryFailed | WebhookDeliveryAbandoned;
 export const WEBHOOK_DELIVERY_EVENT_TYPES: readonly WebhookDeliveryEvent['type'][] = [
   'WebhookDeliverySucceeded',
   'WebhookDeliveryFailed',

@@ -52,10 +52,16 @@ export class WebhookEventsHttpController {
   constructor(private readonly events: WebhookEventsQuery) {}
 
   @Get()
-  @ApiOperation({ summary: "The wallet's webhook events, oldest first: the same objects the endpoints receive" })
+  @ApiOperation({
+    summary: "The wallet's webhook events, oldest first: the same objects the endpoints receive",
+  })
   @ApiQuery({ name: 'after', required: false, description: 'Only events after this event id (evt_…)' })
   @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 100' })
-  list(@CurrentPrincipal() principal: Principal, @Query('after') after?: string, @Query('limit') limit?: string) {
+  list(
+    @CurrentPrincipal() principal: Principal,
+    @Query('after') after?: string,
+    @Query('limit') limit?: string,
+  ) {
     return this.events.list(principal.walletId, parseLimit(limit, 100, 100), after);
   }
 }

@@ -76,10 +76,15 @@ export const webhookEndpointsProjection: Projection = {
       }
       case 'WebhookEndpointDisabled':
         if (!current) return;
-        view.put(WEBHOOK_ENDPOINTS, id, { ...current, status: 'disabled', revision }, {
-          partition: current.walletId,
-          sort: `${current.createdAt}|${id}`,
-        });
+        view.put(
+          WEBHOOK_ENDPOINTS,
+          id,
+          { ...current, status: 'disabled', revision },
+          {
+            partition: current.walletId,
+            sort: `${current.createdAt}|${id}`,
+          },
+        );
         return;
       case 'WebhookEndpointDeleted':
         view.delete(WEBHOOK_ENDPOINTS, id);

@@ -73,7 +73,10 @@ export const webhookOutboxProjection: Projection = {
       const data = (recorded as unknown as WebhookEventRecorded).data;
       const walletId = recorded.streamId.slice(WEBHOOK_EVENTS_STREAM_PREFIX.length);
       if (await view.get(WEBHOOK_EVENT_INDEX, data.event.id)) return; // applied already
-      view.put(WEBHOOK_EVENT_INDEX, data.event.id, { walletId, revision: recorded.revision.toString() } satisfies WebhookEventIndexDoc);
+      view.put(WEBHOOK_EVENT_INDEX, data.event.id, {
+        walletId,
+        revision: recorded.revision.toString(),
+      } satisfies WebhookEventIndexDoc);
       for (const endpointId of data.endpoints) {
         const id = deliveryId(endpointId, data.event.id);
         const doc: WebhookDeliveryDoc = {
@@ -109,10 +112,20 @@ export const webhookOutboxProjection: Projection = {
         view.put(
           WEBHOOK_DELIVERIES,
           id,
-          { ...current, status: 'delivered', attempts: event.data.attempt, firstAttemptAt: current.firstAttemptAt ?? event.data.at, lastAttemptAt: event.data.at, lastError: null } satisfies WebhookDeliveryDoc,
+          {
+            ...current,
+            status: 'delivered',
+            attempts: event.data.attempt,
+            firstAttemptAt: current.firstAttemptAt ?? event.data.at,
+            lastAttemptAt: event.data.at,
+            lastError: null,
+          } satisfies WebhookDeliveryDoc,
           doneIndex,
         );
-        view.put(WEBHOOK_ENDPOINT_HEALTH, endpointId, { endpointId, failingSince: null } satisfies WebhookEndpointHealthDoc);
+        view.put(WEBHOOK_ENDPOINT_HEALTH, endpointId, {
+          endpointId,
+          failingSince: null,
+        } satisfies WebhookEndpointHealthDoc);
         await bumpQueue(view, endpointId, -1);
         return;
       case 'WebhookDeliveryFailed': {
@@ -132,12 +145,20 @@ export const webhookOutboxProjection: Projection = {
         );
         const health = await view.get<WebhookEndpointHealthDoc>(WEBHOOK_ENDPOINT_HEALTH, endpointId);
         if (!health?.failingSince) {
-          view.put(WEBHOOK_ENDPOINT_HEALTH, endpointId, { endpointId, failingSince: event.data.at } satisfies WebhookEndpointHealthDoc);
+          view.put(WEBHOOK_ENDPOINT_HEALTH, endpointId, {
+            endpointId,
+            failingSince: event.data.at,
+          } satisfies WebhookEndpointHealthDoc);
         }
         return;
       }
       case 'WebhookDeliveryAbandoned':
-        view.put(WEBHOOK_DELIVERIES, id, { ...current, status: 'abandoned', lastError: event.data.reason } satisfies WebhookDeliveryDoc, doneIndex);
+        view.put(
+          WEBHOOK_DELIVERIES,
+          id,
+          { ...current, status: 'abandoned', lastError: event.data.reason } satisfies WebhookDeliveryDoc,
+          doneIndex,
+        );
         await bumpQueue(view, endpointId, -1);
         return;
     }
@@ -148,5 +169,9 @@ async function bumpQueue(view: ProjectionView, endpointId: string, by: number): 
   const queue = await view.get<WebhookQueueDoc>(WEBHOOK_QUEUES, endpointId);
   const pending = (queue?.pending ?? 0) + by;
   if (pending <= 0) view.delete(WEBHOOK_QUEUES, endpointId);
-  else view.put(WEBHOOK_QUEUES, endpointId, { endpointId, pending } satisfies WebhookQueueDoc, { partition: ACTIVE_PARTITION, sort: endpointId });
+  else
+    view.put(WEBHOOK_QUEUES, endpointId, { endpointId, pending } satisfies WebhookQueueDoc, {
+      partition: ACTIVE_PARTITION,
+      sort: endpointId,
+    });
 }

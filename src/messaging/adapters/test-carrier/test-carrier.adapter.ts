@@ -56,7 +56,11 @@ export class TestCarrierSimulator {
     return this.scheduled.has(messageId);
   }
 
-  submit(carrierName: string, message: OutboundMessage, kind: 'submit' | 'resubmit' = 'submit'): SubmitResult {
+  submit(
+    carrierName: string,
+    message: OutboundMessage,
+    kind: 'submit' | 'resubmit' = 'submit',
+  ): SubmitResult {
     recordSubmission(message.messageId, kind);
     const outcome = simulatedOutcome(message.to);
     if (outcome.stage === 'submit') {

@@ -53,7 +53,11 @@ class FakeClient {
     this.write('$stats-127.0.0.1:2113', '$statsCollected', {});
   }
 
-  async appendToStream(streamId: string, events: { type: string; data: unknown; metadata?: unknown }[], options: { expectedRevision: unknown }) {
+  async appendToStream(
+    streamId: string,
+    events: { type: string; data: unknown; metadata?: unknown }[],
+    options: { expectedRevision: unknown },
+  ) {
     const current = this.log.filter((e) => e.streamId === streamId).length - 1;
     const expected = options.expectedRevision;
     const ok =
@@ -73,7 +77,10 @@ class FakeClient {
     return { success: true, nextExpectedRevision: last.revision, position: last.position };
   }
 
-  readStream(streamId: string, options: { direction: string; fromRevision: bigint | 'start' | 'end'; maxCount: number }) {
+  readStream(
+    streamId: string,
+    options: { direction: string; fromRevision: bigint | 'start' | 'end'; maxCount: number },
+  ) {
     const all = this.log.filter((e) => e.streamId === streamId);
     const from = options.fromRevision;
     let selected =
@@ -91,7 +98,9 @@ class FakeClient {
     const from = options.fromPosition;
     let selected =
       options.direction === 'backwards'
-        ? this.log.filter((e) => from === 'end' || (from !== 'start' && e.position.commit <= from.commit)).reverse()
+        ? this.log
+            .filter((e) => from === 'end' || (from !== 'start' && e.position.commit <= from.commit))
+            .reverse()
         : this.log.filter((e) => from === 'start' || (from !== 'end' && e.position.commit >= from.commit));
     selected = selected.slice(0, Number(options.maxCount));
     return (async function* () {
@@ -99,14 +108,21 @@ class FakeClient {
     })();
   }
 
-  subscribeToAll(options: { fromPosition: Pos; filter: { filterOn: string; regex?: string; prefixes?: string[] } }) {
+  subscribeToAll(options: {
+    fromPosition: Pos;
+    filter: { filterOn: string; regex?: string; prefixes?: string[] };
+  }) {
     const { filter } = options;
     const matches = (e: Stored) => {
       const subject = filter.filterOn === 'eventType' ? e.type : e.streamId;
-      return filter.regex !== undefined ? new RegExp(filter.regex).test(subject) : filter.prefixes!.some((p) => subject.startsWith(p));
+      return filter.regex !== undefined
+        ? new RegExp(filter.regex).test(subject)
+        : filter.prefixes!.some((p) => subject.startsWith(p));
     };
     const from = options.fromPosition;
-    const stream = new PassThrough({ objectMode: true, highWaterMark: 4 }) as PassThrough & { unsubscribe(): Promise<void> };
+    const stream = new PassThrough({ objectMode: true, highWaterMark: 4 }) as PassThrough & {
+      unsubscribe(): Promise<void>;
+    };
     const push = (e: Stored) => {
       if (matches(e)) stream.write({ event: e, commitPosition: e.position.commit });
     };
@@ -115,7 +131,9 @@ class FakeClient {
       this.subscribers.delete(push);
       stream.end();
     };
-    const backlog = this.log.filter((e) => from === 'start' || (from !== 'end' && e.position.commit > from.commit));
+    const backlog = this.log.filter(
+      (e) => from === 'start' || (from !== 'end' && e.position.commit > from.commit),
+    );
     setImmediate(() => {
       for (const e of backlog) push(e);
       stream.emit('caughtUp');
@@ -147,18 +165,35 @@ const until = async (condition: () => boolean, what: string) => {
 describe('EventStoreDbEventStore (against an in-memory client)', () => {
   it('appends with expected revisions and reads streams both ways', async () => {
     const { store } = setup();
-    const first = await store.append('wallet-1', [{ type: 'A', data: { n: 1 } }, { type: 'B', data: { n: 2 } }], 'no_stream');
+    const first = await store.append(
+      'wallet-1',
+      [
+        { type: 'A', data: { n: 1 } },
+        { type: 'B', data: { n: 2 } },
+      ],
+      'no_stream',
+    );
     expect(first.nextExpectedRevision).toBe(1n);
     await store.append('wallet-1', [{ type: 'C', data: { n: 3 }, metadata: { by: 'x' } }], 1n);
     const forwards = await store.readStream('wallet-1');
-    expect(forwards.map((e) => [e.type, e.revision])).toEqual([['A', 0n], ['B', 1n], ['C', 2n]]);
+    expect(forwards.map((e) => [e.type, e.revision])).toEqual([
+      ['A', 0n],
+      ['B', 1n],
+      ['C', 2n],
+    ]);
     expect(forwards[2].metadata).toEqual({ by: 'x' });
     expect(forwards[0].metadata).toEqual({});
     expect(forwards[1].position).toBeGreaterThan(forwards[0].position);
     expect(first.position).toBe(forwards[1].position);
-    const backwards = await store.readStream('wallet-1', { direction: 'backwards', fromRevision: 1n, limit: 5 });
+    const backwards = await store.readStream('wallet-1', {
+      direction: 'backwards',
+      fromRevision: 1n,
+      limit: 5,
+    });
     expect(backwards.map((e) => e.revision)).toEqual([1n, 0n]);
-    expect((await store.readStream('wallet-1', { fromRevision: 1n, limit: 1 })).map((e) => e.type)).toEqual(['B']);
+    expect((await store.readStream('wallet-1', { fromRevision: 1n, limit: 1 })).map((e) => e.type)).toEqual([
+      'B',
+    ]);
     expect(await store.readStream('wallet-none')).toEqual([]);
   });
 

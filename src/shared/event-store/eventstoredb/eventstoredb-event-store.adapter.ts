@@ -57,12 +57,20 @@ export class EventStoreDbEventStore implements EventStore {
     this.pageSize = options.pageSize ?? 500;
   }
 
-  async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
     if (events.length === 0) throw new Error('append needs at least one event');
     try {
-      const result = await this.client.appendToStream(streamId, events.map((e) => toEventData(e)), {
-        expectedRevision: toEsdbExpectedRevision(expected),
-      });
+      const result = await this.client.appendToStream(
+        streamId,
+        events.map((e) => toEventData(e)),
+        {
+          expectedRevision: toEsdbExpectedRevision(expected),
+        },
+      );
       this.headCache = null;
       // Servers return the commit position of the last event written; without one, the head
       // is an upper bound, which is the safe side for read-your-writes waits.
@@ -125,12 +133,20 @@ export class EventStoreDbEventStore implements EventStore {
   private async readAllPage(
     after: bigint,
     size: number,
-  ): Promise<{ events: { resolved: AllStreamResolvedEvent; position: bigint }[]; lastPosition: bigint; exhausted: boolean }> {
+  ): Promise<{
+    events: { resolved: AllStreamResolvedEvent; position: bigint }[];
+    lastPosition: bigint;
+    exhausted: boolean;
+  }> {
     const events: { resolved: AllStreamResolvedEvent; position: bigint }[] = [];
     let lastPosition = after;
     let seen = 0;
     // +1: the start position may be returned again (inclusive read); it is skipped below.
-    const read = this.client.readAll({ direction: FORWARDS, fromPosition: toEsdbReadPosition(after), maxCount: size + 1 });
+    const read = this.client.readAll({
+      direction: FORWARDS,
+      fromPosition: toEsdbReadPosition(after),
+      maxCount: size + 1,
+    });
     for await (const resolved of read as AsyncIterable<AllStreamResolvedEvent>) {
       seen += 1;
       const position = positionOfResolved(resolved as EsdbResolvedEventLike);
@@ -188,7 +204,8 @@ export class EventStoreDbEventStore implements EventStore {
       poke();
     });
     esdb.on('end', () => {
-      if (!stopped && !failure) failure = new StoreUnavailableError('subscribe: EventStoreDB ended the subscription');
+      if (!stopped && !failure)
+        failure = new StoreUnavailableError('subscribe: EventStoreDB ended the subscription');
       poke();
     });
 
@@ -336,7 +353,9 @@ export class EventStoreDbEventStore implements EventStore {
       for await (const _ of read as AsyncIterable<unknown>) void _;
     } catch (error) {
       const mapped = mapEsdbError(error, { what: 'ping' });
-      throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError('ping: EventStoreDB failed', error);
+      throw mapped instanceof StoreUnavailableError
+        ? mapped
+        : new StoreUnavailableError('ping: EventStoreDB failed', error);
     }
   }
 
@@ -345,4 +364,3 @@ export class EventStoreDbEventStore implements EventStore {
     await this.client.dispose();
   }
 }
-

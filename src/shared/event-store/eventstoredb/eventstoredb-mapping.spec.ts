@@ -62,7 +62,9 @@ describe('EventStoreDB mapping', () => {
 
   describe('positions', () => {
     it('uses the commit position as the port position', () => {
-      expect(fromEsdbPosition({ commit: 987654321987654321n, prepare: 987654321987654300n })).toBe(987654321987654321n);
+      expect(fromEsdbPosition({ commit: 987654321987654321n, prepare: 987654321987654300n })).toBe(
+        987654321987654321n,
+      );
     });
 
     it('starts at the beginning for no position or 0n', () => {
@@ -88,7 +90,10 @@ describe('EventStoreDB mapping', () => {
 
   describe('events', () => {
     it('encodes a new event as JSON event data with a fresh id', () => {
-      const data = toEventData({ type: 'CreditsGranted', data: { sms: 10, note: undefined }, metadata: { by: 'op' } }, () => 'id-1');
+      const data = toEventData(
+        { type: 'CreditsGranted', data: { sms: 10, note: undefined }, metadata: { by: 'op' } },
+        () => 'id-1',
+      );
       expect(data).toEqual({
         id: 'id-1',
         contentType: 'application/json',
@@ -163,7 +168,9 @@ describe('EventStoreDB mapping', () => {
       expect(acceptResolved({ event: recorded(), link: recorded({ type: '$>' }) }, undefined)).toBeNull();
       expect(acceptResolved({}, undefined)).toBeNull();
       // Even when the caller asks for `$` explicitly.
-      expect(acceptResolved({ event: recorded({ streamId: '$ce-wallet' }) }, { streamPrefixes: ['$'] })).toBeNull();
+      expect(
+        acceptResolved({ event: recorded({ streamId: '$ce-wallet' }) }, { streamPrefixes: ['$'] }),
+      ).toBeNull();
     });
 
     it('applies both parts of the filter on the client', () => {
@@ -206,7 +213,11 @@ describe('EventStoreDB mapping', () => {
     });
 
     it('excludes system events when there is no filter', () => {
-      for (const filter of [toEsdbFilter(undefined), toEsdbFilter({}), toEsdbFilter({ streamPrefixes: [''] })]) {
+      for (const filter of [
+        toEsdbFilter(undefined),
+        toEsdbFilter({}),
+        toEsdbFilter({ streamPrefixes: [''] }),
+      ]) {
         expect(filter.filterOn).toBe('eventType');
         const re = regexOf(filter);
         expect(re.test('CreditsReserved')).toBe(true);
@@ -235,14 +246,27 @@ describe('EventStoreDB mapping', () => {
 
   describe('errors', () => {
     it('maps WrongExpectedVersionError to ConcurrencyError with the actual revision', () => {
-      const error = new WrongExpectedVersionError(undefined, { streamName: 'wallet-1', expected: 4n, current: 6n });
+      const error = new WrongExpectedVersionError(undefined, {
+        streamName: 'wallet-1',
+        expected: 4n,
+        current: 6n,
+      });
       const mapped = mapEsdbError(error, { streamId: 'wallet-1', expected: 4n, what: 'append' });
       expect(mapped).toBeInstanceOf(ConcurrencyError);
-      expect(mapped).toMatchObject({ streamId: 'wallet-1', expected: 4n, actual: 6n, name: 'ConcurrencyError' });
+      expect(mapped).toMatchObject({
+        streamId: 'wallet-1',
+        expected: 4n,
+        actual: 6n,
+        name: 'ConcurrencyError',
+      });
     });
 
     it('reports a missing stream as no_stream', () => {
-      const error = new WrongExpectedVersionError(undefined, { streamName: 'wallet-2', expected: STREAM_EXISTS, current: NO_STREAM });
+      const error = new WrongExpectedVersionError(undefined, {
+        streamName: 'wallet-2',
+        expected: STREAM_EXISTS,
+        current: NO_STREAM,
+      });
       const mapped = mapEsdbError(error, { streamId: 'wallet-2', expected: 'stream_exists', what: 'append' });
       expect(mapped).toMatchObject({ streamId: 'wallet-2', expected: 'stream_exists', actual: 'no_stream' });
     });
@@ -257,16 +281,26 @@ describe('EventStoreDB mapping', () => {
     });
 
     it('takes the stream from the error when the caller gave none', () => {
-      const error = new WrongExpectedVersionError(undefined, { streamName: 'wallet-3', expected: NO_STREAM, current: 0n });
+      const error = new WrongExpectedVersionError(undefined, {
+        streamName: 'wallet-3',
+        expected: NO_STREAM,
+        current: 0n,
+      });
       expect(mapEsdbError(error, { what: 'append' })).toMatchObject({ streamId: 'wallet-3', actual: 0n });
     });
 
     it.each([
       ['UnavailableError', new UnavailableError(undefined, 'connection refused')],
       ['a discovery failure', new Error('Failed to discover after 10 attempts.')],
-      ['gRPC UNAVAILABLE', Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 })],
+      [
+        'gRPC UNAVAILABLE',
+        Object.assign(new Error('14 UNAVAILABLE: No connection established'), { code: 14 }),
+      ],
       ['gRPC DEADLINE_EXCEEDED', Object.assign(new Error('4 DEADLINE_EXCEEDED'), { code: 4 })],
-      ['a refused socket', Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2113'), { code: 'ECONNREFUSED' })],
+      [
+        'a refused socket',
+        Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:2113'), { code: 'ECONNREFUSED' }),
+      ],
       ['a not-leader error', Object.assign(new Error('not leader'), { type: 'not-leader' })],
     ])('maps %s to StoreUnavailableError', (_name, error) => {
       const mapped = mapEsdbError(error, { what: 'readAll' });

@@ -20,7 +20,13 @@ import {
   excludeSystemEvents,
   streamNameFilter,
 } from '@eventstore/db-client';
-import type { AppendExpectedRevision, Filter, JSONEventData, Position, ReadPosition } from '@eventstore/db-client';
+import type {
+  AppendExpectedRevision,
+  Filter,
+  JSONEventData,
+  Position,
+  ReadPosition,
+} from '@eventstore/db-client';
 import {
   ConcurrencyError,
   EventFilter,
@@ -44,7 +50,8 @@ export function toEsdbExpectedRevision(expected: ExpectedRevision): AppendExpect
     case 'stream_exists':
       return STREAM_EXISTS;
     default:
-      if (typeof expected !== 'bigint' || expected < 0n) throw new Error(`Invalid expected revision ${String(expected)}`);
+      if (typeof expected !== 'bigint' || expected < 0n)
+        throw new Error(`Invalid expected revision ${String(expected)}`);
       return expected;
   }
 }
@@ -77,7 +84,9 @@ export function toEventData(event: NewEvent, id: () => string = randomUUID): JSO
     contentType: 'application/json',
     type: event.type,
     data: data as JSONEventData['data'],
-    metadata: (event.metadata ? JSON.parse(JSON.stringify(event.metadata)) : undefined) as JSONEventData['metadata'],
+    metadata: (event.metadata
+      ? JSON.parse(JSON.stringify(event.metadata))
+      : undefined) as JSONEventData['metadata'],
   };
 }
 
@@ -128,7 +137,10 @@ export function toRecordedEvent(event: EsdbRecordedEventLike, fallbackPosition?:
     position,
     type: event.type,
     data: decodeJson(event.data, null),
-    metadata: metadata && typeof metadata === 'object' && !Array.isArray(metadata) ? (metadata as Record<string, unknown>) : {},
+    metadata:
+      metadata && typeof metadata === 'object' && !Array.isArray(metadata)
+        ? (metadata as Record<string, unknown>)
+        : {},
     recordedAt: event.created instanceof Date ? event.created : new Date(event.created),
   };
 }
@@ -149,7 +161,10 @@ export function isSystemEvent(streamId: string, type: string): boolean {
  * The port view of one $all event: null when it is a system event, a link, or does not match
  * the filter (the server-side filter covers only one of event types / stream prefixes).
  */
-export function acceptResolved(resolved: EsdbResolvedEventLike, filter: EventFilter | undefined): RecordedEvent | null {
+export function acceptResolved(
+  resolved: EsdbResolvedEventLike,
+  filter: EventFilter | undefined,
+): RecordedEvent | null {
   const event = resolved.event;
   if (!event || resolved.link) return null;
   if (isSystemEvent(event.streamId, event.type)) return null;
@@ -220,7 +235,11 @@ export function isUnavailableError(error: unknown): boolean {
   const e = error as { type?: unknown; code?: unknown; message?: unknown };
   if (typeof e.type === 'string' && UNAVAILABLE_TYPES.has(e.type)) return true;
   if (typeof e.code === 'number' && UNAVAILABLE_GRPC_CODES.has(e.code)) return true;
-  if (typeof e.code === 'string' && /^E(CONNREFUSED|CONNRESET|NOTFOUND|HOSTUNREACH|TIMEDOUT|PIPE)$/.test(e.code)) return true;
+  if (
+    typeof e.code === 'string' &&
+    /^E(CONNREFUSED|CONNRESET|NOTFOUND|HOSTUNREACH|TIMEDOUT|PIPE)$/.test(e.code)
+  )
+    return true;
   return typeof e.message === 'string' && UNAVAILABLE_MESSAGES.some((re) => re.test(e.message as string));
 }
 
@@ -232,7 +251,10 @@ export function isStreamNotFound(error: unknown): boolean {
  * The port error for a client error: WrongExpectedVersionError → ConcurrencyError (with the
  * server's actual revision), connection trouble → StoreUnavailableError, anything else as is.
  */
-export function mapEsdbError(error: unknown, context: { streamId?: string; expected?: ExpectedRevision; what: string }): unknown {
+export function mapEsdbError(
+  error: unknown,
+  context: { streamId?: string; expected?: ExpectedRevision; what: string },
+): unknown {
   if (error instanceof ConcurrencyError || error instanceof StoreUnavailableError) return error;
   const e = error as { type?: unknown; actualVersion?: unknown; streamName?: unknown } | null;
   if (e?.type === 'wrong-expected-version') {
@@ -240,7 +262,10 @@ export function mapEsdbError(error: unknown, context: { streamId?: string; expec
     return new ConcurrencyError(streamId, context.expected ?? 'any', toActualRevision(e.actualVersion));
   }
   if (isUnavailableError(error)) {
-    return new StoreUnavailableError(`${context.what}: EventStoreDB unavailable (${(error as Error).message ?? String(error)})`, error);
+    return new StoreUnavailableError(
+      `${context.what}: EventStoreDB unavailable (${(error as Error).message ?? String(error)})`,
+      error,
+    );
   }
   return error;
 }
@@ -248,7 +273,9 @@ export function mapEsdbError(error: unknown, context: { streamId?: string; expec
 /** The client reports the stream's revision as a bigint, or `no_stream`. */
 export function toActualRevision(actual: unknown): bigint | 'no_stream' {
   if (typeof actual === 'bigint') return actual < 0n ? 'no_stream' : actual;
-  if (typeof actual === 'number' && Number.isInteger(actual)) return actual < 0 ? 'no_stream' : BigInt(actual);
-  if (typeof actual === 'string' && /^-?\d+$/.test(actual)) return BigInt(actual) < 0n ? 'no_stream' : BigInt(actual);
+  if (typeof actual === 'number' && Number.isInteger(actual))
+    return actual < 0 ? 'no_stream' : BigInt(actual);
+  if (typeof actual === 'string' && /^-?\d+$/.test(actual))
+    return BigInt(actual) < 0n ? 'no_stream' : BigInt(actual);
   return 'no_stream';
 }

@@ -103,7 +103,9 @@ export class SqliteEventStore implements EventStore {
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.appended.setMaxListeners(0);
     this.statements = {
-      currentRevision: this.db.prepare('SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1'),
+      currentRevision: this.db.prepare(
+        'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
+      ),
       insert: this.db.prepare(
         'INSERT INTO events (stream_id, category, revision, type, data, metadata, recorded_at) VALUES (?, ?, ?, ?, ?, ?, ?)',
       ),
@@ -160,54 +162,62 @@ export class SqliteEventStore implements EventStore {
 
   /** The batch's transaction: each append runs as a nested transaction, i.e. a savepoint. */
   private createGroupTransaction() {
-    return this.db.transaction((batch: readonly PendingAppend[], outcomes: (Written | ConcurrencyError)[]) => {
-      for (const pending of batch) {
-        try {
-          outcomes.push(this.appendTransaction(pending.streamId, pending.events, pending.expected));
-        } catch (error) {
-          if (!(error instanceof ConcurrencyError)) throw error;
-          outcomes.push(error);
+    return this.db.transaction(
+      (batch: readonly PendingAppend[], outcomes: (Written | ConcurrencyError)[]) => {
+        for (const pending of batch) {
+          try {
+            outcomes.push(this.appendTransaction(pending.streamId, pending.events, pending.expected));
+          } catch (error) {
+            if (!(error instanceof ConcurrencyError)) throw error;
+            outcomes.push(error);
+          }
         }
-      }
-    });
+      },
+    );
   }
 
   /** One IMMEDIATE transaction: check the stream's revision, insert its events. */
   private createAppendTransaction() {
-    return this.db.transaction((streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Written => {
-      const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
-      const current = row ? BigInt(row.revision) : -1n;
-      if (!expectationHolds(expected, current)) {
-        throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
-      }
-      const now = new Date().toISOString();
-      const category = categoryOf(streamId);
-      let revision = current;
-      let first = 0n;
-      let position = 0n;
-      for (const event of events) {
-        revision += 1n;
-        const info = this.statements.insert.run(
-          streamId,
-          category,
-          revision,
-          event.type,
-          JSON.stringify(event.data),
-          event.metadata ? JSON.stringify(event.metadata) : null,
-          now,
-        );
-        position = BigInt(info.lastInsertRowid);
-        if (first === 0n) first = position;
-      }
-      return { nextExpectedRevision: revision, first, position };
-    });
+    return this.db.transaction(
+      (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Written => {
+        const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
+        const current = row ? BigInt(row.revision) : -1n;
+        if (!expectationHolds(expected, current)) {
+          throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
+        }
+        const now = new Date().toISOString();
+        const category = categoryOf(streamId);
+        let revision = current;
+        let first = 0n;
+        let position = 0n;
+        for (const event of events) {
+          revision += 1n;
+          const info = this.statements.insert.run(
+            streamId,
+            category,
+            revision,
+            event.type,
+            JSON.stringify(event.data),
+            event.metadata ? JSON.stringify(event.metadata) : null,
+            now,
+          );
+          position = BigInt(info.lastInsertRowid);
+          if (first === 0n) first = position;
+        }
+        return { nextExpectedRevision: revision, first, position };
+      },
+    );
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
     const limit = options.limit ?? Number.MAX_SAFE_INTEGER;
     const rows = guarded('readStream', () =>
       options.direction === 'backwards'
-        ? this.statements.backwards.all(streamId, options.fromRevision ?? BigInt(Number.MAX_SAFE_INTEGER), limit)
+        ? this.statements.backwards.all(
+            streamId,
+            options.fromRevision ?? BigInt(Number.MAX_SAFE_INTEGER),
+            limit,
+          )
         : this.statements.forwards.all(streamId, options.fromRevision ?? 0n, limit),
     ) as EventRow[];
     return rows.map(toRecorded);
@@ -261,7 +271,8 @@ export class SqliteEventStore implements EventStore {
     /** Appends made in this process while the subscription was busy with a page (null while it waits). */
     let seenWhileBusy: AppendNotice[] | null = null;
     const limit = options.limit ?? 500;
-    const wanted = (notice: AppendNotice) => notice.types.some((type) => matchesFilter(options.filter, notice.streamId, type));
+    const wanted = (notice: AppendNotice) =>
+      notice.types.some((type) => matchesFilter(options.filter, notice.streamId, type));
     // While the subscription waits, an append made here that it does not care about and that
     // follows on directly from what it has looked at only moves it along: no query, no wake-up.
     // Every other append (one it wants, or after a gap left by another process) wakes it to
@@ -376,7 +387,11 @@ function toRecorded(row: EventRow): RecordedEvent {
  * prefixes made SQLite collect and sort every matching event after the position for each page,
  * so catching up on a long log took quadratic time.
  */
-function pageQuery(filter: EventFilter | undefined, after: bigint, limit: number): { sql: string; params: unknown[] } {
+function pageQuery(
+  filter: EventFilter | undefined,
+  after: bigint,
+  limit: number,
+): { sql: string; params: unknown[] } {
   const prefixes = filter?.streamPrefixes;
   if (!filter || !prefixes || prefixes.length < 2) {
     const { where, params } = filterClause(filter);
@@ -385,9 +400,14 @@ function pageQuery(filter: EventFilter | undefined, after: bigint, limit: number
       params: [after, ...params, limit],
     };
   }
-  const branches = prefixes.map((prefix) => filterClause({ eventTypes: filter.eventTypes, streamPrefixes: [prefix] }));
+  const branches = prefixes.map((prefix) =>
+    filterClause({ eventTypes: filter.eventTypes, streamPrefixes: [prefix] }),
+  );
   const union = branches
-    .map((b) => `SELECT * FROM (SELECT ${COLUMNS} FROM events WHERE position > ?${b.where} ORDER BY position ASC LIMIT ?)`)
+    .map(
+      (b) =>
+        `SELECT * FROM (SELECT ${COLUMNS} FROM events WHERE position > ?${b.where} ORDER BY position ASC LIMIT ?)`,
+    )
     .join(' UNION ');
   return {
     sql: `SELECT ${COLUMNS} FROM (${union}) ORDER BY position ASC LIMIT ?`,

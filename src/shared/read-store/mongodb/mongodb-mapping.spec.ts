@@ -68,7 +68,14 @@ describe('MongoDB read store mapping', () => {
         {
           replaceOne: {
             filter: { _id: 'wallets\u0000w1' },
-            replacement: { _id: 'wallets\u0000w1', collection: 'wallets', id: 'w1', partition: null, sort: null, doc: { sms: 3 } },
+            replacement: {
+              _id: 'wallets\u0000w1',
+              collection: 'wallets',
+              id: 'w1',
+              partition: null,
+              sort: null,
+              doc: { sms: 3 },
+            },
             upsert: true,
           },
         },
@@ -94,7 +101,9 @@ describe('MongoDB read store mapping', () => {
     });
 
     it('pages ascending after a sort key (exclusive)', () => {
-      expect(listQuery('keys', { partition: 'a1', order: 'asc', limit: 5, afterSort: '2025|k' }).filter).toEqual({
+      expect(
+        listQuery('keys', { partition: 'a1', order: 'asc', limit: 5, afterSort: '2025|k' }).filter,
+      ).toEqual({
         collection: 'keys',
         partition: 'a1',
         sort: { $gt: '2025|k' },
@@ -164,7 +173,8 @@ describe('MongoDB read store mapping', () => {
   });
 
   describe('errors', () => {
-    const named = (name: string, extra: Record<string, unknown> = {}) => Object.assign(new Error(name), { name, ...extra });
+    const named = (name: string, extra: Record<string, unknown> = {}) =>
+      Object.assign(new Error(name), { name, ...extra });
 
     it.each([
       ['server selection', named('MongoServerSelectionError')],
@@ -174,7 +184,10 @@ describe('MongoDB read store mapping', () => {
       ['a primary stepping down', new MongoServerError({ message: 'stepped down', code: 189 })],
       ['no writable primary', new MongoServerError({ message: 'not primary', code: 10107 })],
       ['a shutdown', new MongoServerError({ message: 'shutting down', code: 91 })],
-      ['a transient transaction error', named('MongoServerError', { errorLabels: ['TransientTransactionError'] })],
+      [
+        'a transient transaction error',
+        named('MongoServerError', { errorLabels: ['TransientTransactionError'] }),
+      ],
     ])('maps %s to StoreUnavailableError', (_what, error) => {
       expect(isUnavailableError(error)).toBe(true);
       const mapped = mapMongoError(error, 'commit');

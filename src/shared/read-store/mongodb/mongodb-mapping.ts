@@ -59,7 +59,13 @@ export function toStoredDocument(write: Extract<DocumentWrite, { op: 'put' }>): 
 export function toBulkOperations(writes: readonly DocumentWrite[]): AnyBulkWriteOperation<StoredDocument>[] {
   return writes.map((write) =>
     write.op === 'put'
-      ? { replaceOne: { filter: { _id: documentKey(write.collection, write.id) }, replacement: toStoredDocument(write), upsert: true } }
+      ? {
+          replaceOne: {
+            filter: { _id: documentKey(write.collection, write.id) },
+            replacement: toStoredDocument(write),
+            upsert: true,
+          },
+        }
       : { deleteOne: { filter: { _id: documentKey(write.collection, write.id) } } },
   );
 }
@@ -69,9 +75,13 @@ export function getFilter(collection: string, id: string): Filter<StoredDocument
 }
 
 /** A page of one partition in sort order; `afterSort` is exclusive in the listing direction. */
-export function listQuery(collection: string, query: ListQuery): { filter: Filter<StoredDocument>; sort: Sort; limit: number } {
+export function listQuery(
+  collection: string,
+  query: ListQuery,
+): { filter: Filter<StoredDocument>; sort: Sort; limit: number } {
   const filter: Filter<StoredDocument> = { collection, partition: query.partition };
-  if (query.afterSort !== undefined) filter.sort = query.order === 'asc' ? { $gt: query.afterSort } : { $lt: query.afterSort };
+  if (query.afterSort !== undefined)
+    filter.sort = query.order === 'asc' ? { $gt: query.afterSort } : { $lt: query.afterSort };
   return { filter, sort: { sort: query.order === 'asc' ? 1 : -1 }, limit: query.limit };
 }
 
@@ -107,7 +117,10 @@ export function fromStoredPosition(value: unknown): bigint {
  * The conditional checkpoint move: it matches only when the stored checkpoint is behind, so a
  * replayed batch (its checkpoint already stored) changes nothing and its writes are skipped.
  */
-export function checkpointAdvance(projection: string, position: bigint): { filter: Document; update: Document } {
+export function checkpointAdvance(
+  projection: string,
+  position: bigint,
+): { filter: Document; update: Document } {
   return {
     filter: { _id: projection, position: { $lt: toStoredPosition(position) } },
     update: { $set: { position: toStoredPosition(position) } },
@@ -118,7 +131,10 @@ export function checkpointAdvance(projection: string, position: bigint): { filte
  * What a commit does after the conditional update: `apply` when it moved the checkpoint,
  * `insert` when the projection has none yet, `skip` when the stored one is at or past it.
  */
-export function commitDecision(matched: number, existing: { position: unknown } | null): 'apply' | 'insert' | 'skip' {
+export function commitDecision(
+  matched: number,
+  existing: { position: unknown } | null,
+): 'apply' | 'insert' | 'skip' {
   if (matched > 0) return 'apply';
   return existing ? 'skip' : 'insert';
 }
@@ -164,15 +180,28 @@ const UNAVAILABLE_CODES = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
-const UNAVAILABLE_LABELS = ['TransientTransactionError', 'RetryableWriteError', 'UnknownTransactionCommitResult'];
+const UNAVAILABLE_LABELS = [
+  'TransientTransactionError',
+  'RetryableWriteError',
+  'UnknownTransactionCommitResult',
+];
 
 export function isUnavailableError(error: unknown): boolean {
   if (!error || typeof error !== 'object') return false;
-  const e = error as { name?: unknown; code?: unknown; errorLabels?: unknown; hasErrorLabel?: (label: string) => boolean };
+  const e = error as {
+    name?: unknown;
+    code?: unknown;
+    errorLabels?: unknown;
+    hasErrorLabel?: (label: string) => boolean;
+  };
   if (typeof e.name === 'string' && UNAVAILABLE_NAMES.has(e.name)) return true;
   if (typeof e.code === 'number' && UNAVAILABLE_CODES.has(e.code)) return true;
   const labels = Array.isArray(e.errorLabels) ? (e.errorLabels as string[]) : [];
-  if (UNAVAILABLE_LABELS.some((label) => labels.includes(label) || (typeof e.hasErrorLabel === 'function' && e.hasErrorLabel(label)))) {
+  if (
+    UNAVAILABLE_LABELS.some(
+      (label) => labels.includes(label) || (typeof e.hasErrorLabel === 'function' && e.hasErrorLabel(label)),
+    )
+  ) {
     return true;
   }
   return false;
@@ -181,13 +210,20 @@ export function isUnavailableError(error: unknown): boolean {
 /** Transactions need a replica set: a standalone server answers with this. */
 export function isTransactionsUnsupported(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
-  return e?.code === 20 || (typeof e?.message === 'string' && /Transaction numbers are only allowed on a replica set/i.test(e.message));
+  return (
+    e?.code === 20 ||
+    (typeof e?.message === 'string' &&
+      /Transaction numbers are only allowed on a replica set/i.test(e.message))
+  );
 }
 
 export function mapMongoError(error: unknown, what: string): unknown {
   if (error instanceof StoreUnavailableError) return error;
   if (isUnavailableError(error)) {
-    return new StoreUnavailableError(`${what}: MongoDB unavailable (${(error as Error).message ?? String(error)})`, error);
+    return new StoreUnavailableError(
+      `${what}: MongoDB unavailable (${(error as Error).message ?? String(error)})`,
+      error,
+    );
   }
   if (isTransactionsUnsupported(error)) {
     return new Error(

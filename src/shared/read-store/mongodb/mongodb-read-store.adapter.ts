@@ -93,7 +93,9 @@ export class MongoReadStore implements ReadStore {
 
   async get<T>(collection: string, id: string): Promise<T | null> {
     return this.guarded('get', async () =>
-      fromStoredDocument<T>(await this.documents.findOne(getFilter(collection, id), { projection: { doc: 1 } })),
+      fromStoredDocument<T>(
+        await this.documents.findOne(getFilter(collection, id), { projection: { doc: 1 } }),
+      ),
     );
   }
 
@@ -101,7 +103,11 @@ export class MongoReadStore implements ReadStore {
     if (query.limit <= 0) return []; // a Mongo limit of 0 means "no limit"
     return this.guarded('list', async () => {
       const { filter, sort, limit } = listQuery(collection, query);
-      const rows = await this.documents.find(filter, { projection: { doc: 1 } }).sort(sort).limit(limit).toArray();
+      const rows = await this.documents
+        .find(filter, { projection: { doc: 1 } })
+        .sort(sort)
+        .limit(limit)
+        .toArray();
       return rows.map((row) => fromStoredDocument<T>(row) as T);
     });
   }
@@ -132,9 +138,15 @@ export class MongoReadStore implements ReadStore {
       applied = false;
       if (previous !== undefined) {
         if (previous === null) {
-          const existing = await this.checkpoints.findOne({ _id: projection }, { session, promoteLongs: false });
+          const existing = await this.checkpoints.findOne(
+            { _id: projection },
+            { session, promoteLongs: false },
+          );
           if (existing) return;
-          await this.checkpoints.insertOne({ _id: projection, position: toStoredPosition(checkpoint) }, { session });
+          await this.checkpoints.insertOne(
+            { _id: projection, position: toStoredPosition(checkpoint) },
+            { session },
+          );
         } else {
           const moved = await this.checkpoints.updateOne(
             { _id: projection, position: toStoredPosition(previous) },
@@ -147,11 +159,16 @@ export class MongoReadStore implements ReadStore {
         const { filter, update } = checkpointAdvance(projection, checkpoint);
         const moved = await this.checkpoints.updateOne(filter, update, { session });
         const existing =
-          moved.matchedCount > 0 ? null : await this.checkpoints.findOne({ _id: projection }, { session, promoteLongs: false });
+          moved.matchedCount > 0
+            ? null
+            : await this.checkpoints.findOne({ _id: projection }, { session, promoteLongs: false });
         const decision = commitDecision(moved.matchedCount, existing);
         if (decision === 'skip') return;
         if (decision === 'insert') {
-          await this.checkpoints.insertOne({ _id: projection, position: toStoredPosition(checkpoint) }, { session });
+          await this.checkpoints.insertOne(
+            { _id: projection, position: toStoredPosition(checkpoint) },
+            { session },
+          );
         }
       }
       if (operations.length > 0) await this.documents.bulkWrite(operations, { session, ordered: true });
@@ -162,7 +179,8 @@ export class MongoReadStore implements ReadStore {
 
   async reset(projection: string, collections: readonly string[]): Promise<void> {
     await this.inTransaction('reset', async (session) => {
-      if (collections.length > 0) await this.documents.deleteMany({ collection: { $in: [...collections] } }, { session });
+      if (collections.length > 0)
+        await this.documents.deleteMany({ collection: { $in: [...collections] } }, { session });
       await this.checkpoints.deleteOne({ _id: projection }, { session });
     });
   }
@@ -173,7 +191,9 @@ export class MongoReadStore implements ReadStore {
       await this.client.db('admin').command({ ping: 1 });
     } catch (error) {
       const mapped = mapMongoError(error, 'ping');
-      throw mapped instanceof StoreUnavailableError ? mapped : new StoreUnavailableError('ping: MongoDB failed', error);
+      throw mapped instanceof StoreUnavailableError
+        ? mapped
+        : new StoreUnavailableError('ping: MongoDB failed', error);
     }
   }
 

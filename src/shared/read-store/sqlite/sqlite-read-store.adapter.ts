@@ -79,8 +79,7 @@ export class SqliteReadStore implements ReadStore {
 
   async checkpoint(projection: string): Promise<bigint | null> {
     const row = guarded('checkpoint', () => this.statements.checkpoint.get(projection)) as
-      | { position: bigint }
-      | undefined;
+      { position: bigint } | undefined;
     return row ? BigInt(row.position) : null;
   }
 
@@ -91,38 +90,42 @@ export class SqliteReadStore implements ReadStore {
     previous?: bigint | null,
   ): Promise<boolean> {
     return guarded('commit', () =>
-      this.db.transaction(() => {
-        // Compare-and-set inside the IMMEDIATE transaction: no other process commits in between.
-        if (previous !== undefined) {
-          const row = this.statements.checkpoint.get(projection) as { position: bigint } | undefined;
-          const stored = row ? BigInt(row.position) : null;
-          if (stored !== previous) return false;
-        }
-        for (const write of writes) {
-          if (write.op === 'put') {
-            this.statements.put.run(
-              write.collection,
-              write.id,
-              write.index?.partition ?? null,
-              write.index?.sort ?? null,
-              JSON.stringify(write.doc),
-            );
-          } else {
-            this.statements.delete.run(write.collection, write.id);
+      this.db
+        .transaction(() => {
+          // Compare-and-set inside the IMMEDIATE transaction: no other process commits in between.
+          if (previous !== undefined) {
+            const row = this.statements.checkpoint.get(projection) as { position: bigint } | undefined;
+            const stored = row ? BigInt(row.position) : null;
+            if (stored !== previous) return false;
           }
-        }
-        this.statements.saveCheckpoint.run(projection, checkpoint);
-        return true;
-      }).immediate(),
+          for (const write of writes) {
+            if (write.op === 'put') {
+              this.statements.put.run(
+                write.collection,
+                write.id,
+                write.index?.partition ?? null,
+                write.index?.sort ?? null,
+                JSON.stringify(write.doc),
+              );
+            } else {
+              this.statements.delete.run(write.collection, write.id);
+            }
+          }
+          this.statements.saveCheckpoint.run(projection, checkpoint);
+          return true;
+        })
+        .immediate(),
     );
   }
 
   async reset(projection: string, collections: readonly string[]): Promise<void> {
     guarded('reset', () =>
-      this.db.transaction(() => {
-        for (const collection of collections) this.statements.clearCollection.run(collection);
-        this.statements.clearCheckpoint.run(projection);
-      }).immediate(),
+      this.db
+        .transaction(() => {
+          for (const collection of collections) this.statements.clearCollection.run(collection);
+          this.statements.clearCheckpoint.run(projection);
+        })
+        .immediate(),
     );
   }
 
