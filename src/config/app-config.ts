@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import defaultPackages from './packages.json';
+import { Env, envInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -41,10 +42,8 @@ export interface AppConfig {
   readonly runProcessManagers: boolean;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
 export function loadConfig(env: Env = process.env): AppConfig {
-  const port = int(env, 'PORT', 3000);
+  const port = envInt(env, 'PORT', 3000);
   return {
     port,
     host: env.HOST ?? '0.0.0.0',
@@ -52,19 +51,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     eventStoreUrl: env.EVENT_STORE_URL || null,
     mongodbUrl: env.MONGODB_URL || null,
-    testDlrDelayMs: int(env, 'TEST_DLR_DELAY_MS', 1000),
+    testDlrDelayMs: envInt(env, 'TEST_DLR_DELAY_MS', 1000),
     messageValidityMs: {
-      TEST: int(env, 'TEST_MESSAGE_VALIDITY_MS', 10 * 60 * 1000),
-      LIVE: int(env, 'LIVE_MESSAGE_VALIDITY_MS', 48 * 60 * 60 * 1000),
+      TEST: envInt(env, 'TEST_MESSAGE_VALIDITY_MS', 10 * 60 * 1000),
+      LIVE: envInt(env, 'LIVE_MESSAGE_VALIDITY_MS', 48 * 60 * 60 * 1000),
     },
     rateLimits: {
       perKey: {
-        perSecond: int(env, 'RATE_LIMIT_PER_KEY_RPS', 200),
-        burst: int(env, 'RATE_LIMIT_PER_KEY_BURST', 500),
+        perSecond: envInt(env, 'RATE_LIMIT_PER_KEY_RPS', 200),
+        burst: envInt(env, 'RATE_LIMIT_PER_KEY_BURST', 500),
       },
       perAddress: {
-        perSecond: int(env, 'RATE_LIMIT_PER_ADDRESS_RPS', 20),
-        burst: int(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
+        perSecond: envInt(env, 'RATE_LIMIT_PER_ADDRESS_RPS', 20),
+        burst: envInt(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
       },
     },
     packages: env.PACKAGES_FILE ? parsePackages(readFileSync(env.PACKAGES_FILE, 'utf8')) : defaultPackages,
@@ -73,20 +72,11 @@ export function loadConfig(env: Env = process.env): AppConfig {
       secretKey: env.PAYSTACK_SECRET_KEY || null,
       baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
     },
-    checkoutTtlMs: int(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
+    checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
     sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
   };
-}
-
-function int(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
 }
 
 function carrierUrls(env: Env): Record<string, string> {

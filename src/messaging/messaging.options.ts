@@ -1,3 +1,5 @@
+import { Env, envInt } from '../config/env';
+
 /**
  * Tunables of the messaging process managers. Read from the environment (with API.md/DESIGN.md
  * defaults); a test can swap the whole provider with overrideProvider(MESSAGING_OPTIONS).
@@ -24,27 +26,16 @@ export interface MessagingOptions {
   readonly idempotencyWaitMs: number;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-function int(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
 export function loadMessagingOptions(env: Env = process.env): MessagingOptions {
   return {
-    claimLeaseMs: int(env, 'DISPATCH_CLAIM_LEASE_MS', 30_000),
-    dispatchPollMs: int(env, 'DISPATCH_POLL_MS', 1000),
-    dispatchConcurrency: Math.max(1, int(env, 'DISPATCH_CONCURRENCY', 64)),
-    expirySweepMs: int(env, 'EXPIRY_SWEEP_MS', 2000),
-    orphanGraceMs: int(env, 'ORPHAN_RESERVATION_GRACE_MS', 2 * 60 * 1000),
-    orphanSweepMs: int(env, 'ORPHAN_SWEEP_MS', 30_000),
-    testReconcileMs: int(env, 'TEST_CARRIER_RECONCILE_MS', 5000),
-    idempotencyWaitMs: int(env, 'IDEMPOTENCY_WAIT_MS', 5000),
-    receiptMatchGraceMs: int(env, 'RECEIPT_MATCH_GRACE_MS', 10_000),
+    claimLeaseMs: envInt(env, 'DISPATCH_CLAIM_LEASE_MS', 30_000),
+    dispatchPollMs: envInt(env, 'DISPATCH_POLL_MS', 1000),
+    dispatchConcurrency: Math.max(1, envInt(env, 'DISPATCH_CONCURRENCY', 64)),
+    expirySweepMs: envInt(env, 'EXPIRY_SWEEP_MS', 2000),
+    orphanGraceMs: envInt(env, 'ORPHAN_RESERVATION_GRACE_MS', 2 * 60 * 1000),
+    orphanSweepMs: envInt(env, 'ORPHAN_SWEEP_MS', 30_000),
+    testReconcileMs: envInt(env, 'TEST_CARRIER_RECONCILE_MS', 5000),
+    idempotencyWaitMs: envInt(env, 'IDEMPOTENCY_WAIT_MS', 5000),
+    receiptMatchGraceMs: envInt(env, 'RECEIPT_MATCH_GRACE_MS', 10_000),
   };
 }

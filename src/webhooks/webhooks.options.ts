@@ -1,4 +1,5 @@
 import type { RetryPolicy } from './domain/delivery-policy';
+import { Env, envInt } from '../config/env';
 
 /**
  * Tunables of webhook delivery, from the environment with API.md's defaults; a test can swap
@@ -19,28 +20,17 @@ export interface WebhookOptions {
   readonly maxEndpointsPerWallet: number;
 }
 
-type Env = Readonly<Record<string, string | undefined>>;
-
-function int(env: Env, name: string, fallback: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 0)
-    throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
-  return value;
-}
-
 export function loadWebhookOptions(env: Env = process.env): WebhookOptions {
   return {
     retry: {
-      baseMs: int(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
-      maxMs: int(env, 'WEBHOOK_RETRY_MAX_MS', 60 * 60 * 1000),
-      windowMs: int(env, 'WEBHOOK_RETRY_WINDOW_MS', 24 * 60 * 60 * 1000),
+      baseMs: envInt(env, 'WEBHOOK_RETRY_BASE_MS', 10_000),
+      maxMs: envInt(env, 'WEBHOOK_RETRY_MAX_MS', 60 * 60 * 1000),
+      windowMs: envInt(env, 'WEBHOOK_RETRY_WINDOW_MS', 24 * 60 * 60 * 1000),
     },
-    timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
-    pollMs: Math.max(10, int(env, 'WEBHOOK_POLL_MS', 250)),
-    perEndpointConcurrency: Math.max(1, int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4)),
-    totalConcurrency: Math.max(1, int(env, 'WEBHOOK_CONCURRENCY', 64)),
-    maxEndpointsPerWallet: Math.max(1, int(env, 'WEBHOOK_MAX_ENDPOINTS', 16)),
+    timeoutMs: envInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
+    pollMs: Math.max(10, envInt(env, 'WEBHOOK_POLL_MS', 250)),
+    perEndpointConcurrency: Math.max(1, envInt(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4)),
+    totalConcurrency: Math.max(1, envInt(env, 'WEBHOOK_CONCURRENCY', 64)),
+    maxEndpointsPerWallet: Math.max(1, envInt(env, 'WEBHOOK_MAX_ENDPOINTS', 16)),
   };
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { freePort, request, type RequestOptions, type TestResponse } from './test-app';
+import { eventually, freePort, request, type RequestOptions, type TestResponse } from './test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -140,28 +140,12 @@ export function tail(file: string, chars = 4000): string {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Polls until `check` answers something other than undefined. */
-export async function until<T>(
+/** Polls until `check` answers something other than undefined (test-app's `eventually`, for sync checks too). */
+export const until = <T>(
   check: () => Promise<T | undefined> | T | undefined,
   timeoutMs: number,
   what: string,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    try {
-      const value = await check();
-      if (value !== undefined) return value;
-    } catch (error) {
-      last = error;
-    }
-    if (Date.now() > deadline)
-      throw new Error(
-        `Timed out after ${timeoutMs} ms waiting for ${what}${last ? `: ${String(last)}` : ''}`,
-      );
-    await sleep(200);
-  }
-}
+) => eventually(async () => check(), timeoutMs, what);
 
 // ---------------------------------------------------------------------------------------------
 // Reading the record: the event log (events.db) and the TEST carrier's submission log
@@ -264,14 +248,12 @@ export async function provisionMerchants(
     for (let i = 0; i < count; i++) {
       const m = await createMerchant(t);
       if (extraCredits > 0) {
-        const granted = await t.app
-          .get(WalletService)
-          .addCredits(m.wallets.TEST, {
-            sourceId: `grant:${m.wallets.TEST}`,
-            source: 'operator_grant',
-            sms: extraCredits,
-            reason: 'reliability suite',
-          });
+        const granted = await t.app.get(WalletService).addCredits(m.wallets.TEST, {
+          sourceId: `grant:${m.wallets.TEST}`,
+          source: 'operator_grant',
+          sms: extraCredits,
+          reason: 'reliability suite',
+        });
         if (!granted.ok) throw granted.error;
       }
       merchants.push({ email: m.email, testKey: m.testKey, wallet: m.wallets.TEST });
