@@ -10,6 +10,7 @@ import { ConsoleAuthController } from './http/console-auth.controller';
 import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-auth';
 import { ConsoleController } from './http/console.controller';
 import { TryController } from './http/try.controller';
+import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /**
  * The server-rendered web console (/console) and the public try-out page (/try). It owns no
@@ -17,7 +18,7 @@ import { TryController } from './http/try.controller';
  * the very ones the HTTP API calls.
  */
 @Module({
-  imports: [WalletModule, MessagingModule, BillingModule],
+  imports: [WalletModule, MessagingModule, BillingModule, WebhooksModule],
   controllers: [ConsoleAssetsController, ConsoleAuthController, ConsoleController, TryController],
   providers: [
     ConsoleSessions,

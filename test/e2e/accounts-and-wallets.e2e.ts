@@ -114,16 +114,20 @@ describe('Accounts, API keys and wallets', () => {
     expect(billing.body.sms_left).toBe(97);
   });
 
-  it('rejects bad paging parameters in the error shape', async () => {
-    expectError(
-      await t.request('GET', '/v1/wallet/events?limit=0', { key: merchant.testKey }),
-      400,
-      'invalid_limit',
-    );
-    expectError(
+  it('rejects bad paging parameters in the error shape, naming the parameter (class-validator)', async () => {
+    for (const limit of ['0', '1001', 'abc', '1.5']) {
+      const error = expectError(
+        await t.request('GET', `/v1/wallet/events?limit=${limit}`, { key: merchant.testKey }),
+        400,
+        'invalid_limit',
+      );
+      expect(error.param).toBe('limit');
+    }
+    const error = expectError(
       await t.request('GET', '/v1/wallet/events?after=-1', { key: merchant.testKey }),
       400,
       'parameter_invalid',
     );
+    expect(error).toMatchObject({ param: 'after', type: 'invalid_request_error' });
   });
 });

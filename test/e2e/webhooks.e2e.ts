@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../../src/webhooks/webhooks.options';
+import { postSignIn, visitSignIn } from '../support/console-form';
 import { startCheckout, submitForm } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { finalState, SANDBOX, send, smsLeft, sendBody } from '../support/messaging';
@@ -351,6 +352,19 @@ describe('Webhooks', () => {
       expect(
         (await t.request('GET', `/v1/webhook_endpoints/${endpoint.id}`, { key: m.testKey })).body.status,
       ).toBe('disabled');
+
+      // The merchant sees it in the console too.
+      const visitor = await visitSignIn(t.baseUrl);
+      const signIn = await postSignIn(t.baseUrl, visitor, m.email, m.password);
+      const session = signIn.headers
+        .getSetCookie()
+        .map((c) => c.split(';')[0])
+        .join('; ');
+      const page = await fetch(`${t.baseUrl}/console/webhooks`, { headers: { cookie: session } });
+      const html = await page.text();
+      expect(page.status).toBe(200);
+      expect(html).toContain(receiver.url);
+      expect(html).toContain('Disabled after 24 h of failures');
     } finally {
       await t.close();
     }

@@ -1,7 +1,7 @@
 import { openPage, pathOf, purchaseCredits, smsLeft, startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { startTestApp, TestApp } from '../support/test-app';
-import { visitSignIn } from './console-form';
+import { visitSignIn } from '../support/console-form';
 
 /**
  * The hosted checkout needs no sign-in, so its URL is the only capability. Whatever a shopper (or

@@ -4,7 +4,7 @@ import { startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
 import { startTestApp, TestApp } from '../support/test-app';
-import { visitSignIn, type ConsoleVisitor } from './console-form';
+import { visitSignIn, type ConsoleVisitor } from '../support/console-form';
 
 /**
  * Thousands of malformed requests to every endpoint (API, hosted checkout, console forms).

@@ -8,7 +8,7 @@ import { WalletBalances } from '../../src/wallet/application/wallet-balances.que
 import { createMerchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
 import { freePort, startTestApp } from '../support/test-app';
-import { visitSignIn } from './console-form';
+import { visitSignIn } from '../support/console-form';
 
 const ROOT = join(__dirname, '..', '..');
 const random = (n = 24) => randomBytes(n).toString('base64url');

@@ -3,7 +3,7 @@ import { pathOf, startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
 import { startTestApp, TestApp, type TestResponse } from '../support/test-app';
-import { postSignIn, visitSignIn } from './console-form';
+import { postSignIn, visitSignIn } from '../support/console-form';
 
 /**
  * API.md's limits with small numbers: per key 2/s with bursts of 3, per client address 1/s with

@@ -11,6 +11,7 @@ import { DomainError } from '../../shared/domain-error';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { isIdOf } from '../../shared/ids';
 import { WalletBalances } from '../../wallet/application/wallet-balances.query';
+import { WebhookEndpoints } from '../../webhooks/application/webhook-endpoints.service';
 import { walletStream } from '../../wallet/domain/wallet.events';
 import { ConsoleSessions } from '../application/console-sessions.service';
 import { OneTimeFlash } from '../application/one-time-flash';
@@ -44,6 +45,7 @@ export class ConsoleController {
     private readonly sender: SendMessage,
     private readonly messages: MessageQueries,
     private readonly checkouts: CheckoutsService,
+    private readonly webhooks: WebhookEndpoints,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -404,6 +406,20 @@ export class ConsoleController {
       })),
       nextHref: events.length > HISTORY_PAGE_SIZE && last ? `/console/wallet?after=${last.revision}` : null,
       firstHref: afterRevision !== null ? '/console/wallet' : null,
+    });
+  }
+
+  // ---- Webhooks ---------------------------------------------------------------------------
+
+  /** The wallet's webhook endpoints, with those disabled after a day of failures marked so. */
+  @Get('webhooks')
+  async webhookEndpoints(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
+    const { walletId } = signedIn(request);
+    const endpoints = await this.webhooks.list(walletId);
+    await this.render(request, reply, 'webhooks', {
+      title: 'Webhooks',
+      nav: 'webhooks',
+      endpoints: endpoints.data,
     });
   }
 

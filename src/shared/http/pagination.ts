@@ -10,15 +10,6 @@ export function parseLimit(raw: unknown, fallback = 20, max = 100): number {
   return value;
 }
 
-/** A non-negative whole number query parameter, or null when absent. */
-export function parseRevision(raw: unknown, param: string): bigint | null {
-  if (raw === undefined || raw === '') return null;
-  if (typeof raw !== 'string' || !/^\d{1,18}$/.test(raw)) {
-    throw invalid('parameter_invalid', `${param} must be a non-negative whole number`, param);
-  }
-  return BigInt(raw);
-}
-
 export interface ListPage<T> {
   readonly object: 'list';
   readonly data: readonly T[];

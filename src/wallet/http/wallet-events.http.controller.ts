@@ -1,9 +1,10 @@
 import { Controller, Get, Inject, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { ApiBearerAuth, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
-import { page, parseLimit, parseRevision } from '../../shared/http/pagination';
+import { page } from '../../shared/http/pagination';
 import { walletStream } from '../domain/wallet.events';
+import { WalletEventsQuery } from './wallet-events.query.dto';
 
 @ApiTags('wallet')
 @ApiBearerAuth()
@@ -16,15 +17,9 @@ export class WalletEventsHttpController {
   @ApiOperation({
     summary: "The wallet's own event stream, oldest first: replaying it from revision 0 gives sms_left",
   })
-  @ApiQuery({ name: 'after', required: false, description: 'Only events after this revision' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 1000, default 100' })
-  async list(
-    @CurrentPrincipal() principal: Principal,
-    @Query('after') after?: string,
-    @Query('limit') limit?: string,
-  ) {
-    const take = parseLimit(limit, 100, 1000);
-    const from = (parseRevision(after, 'after') ?? -1n) + 1n;
+  async list(@CurrentPrincipal() principal: Principal, @Query() query: WalletEventsQuery) {
+    const take = query.limit ?? 100;
+    const from = query.after === undefined ? 0n : BigInt(query.after) + 1n;
     const events = await this.events.readStream(walletStream(principal.walletId), {
       fromRevision: from,
       limit: take + 1,
