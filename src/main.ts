@@ -3,12 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp, createFastifyAdapter } from './app.setup';
-import { APP_CONFIG, AppConfig } from './config/app-config';
+import { APP_CONFIG, AppConfig, loadConfig } from './config/app-config';
+import { nestLogLevels } from './config/log-levels';
 
 async function bootstrap(): Promise<void> {
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(), {
     rawBody: true,
-    bufferLogs: false,
+    logger: nestLogLevels(loadConfig().logLevel),
   });
   await configureApp(app);
   // Exit 0 once the graceful shutdown has finished (Nest's default re-raises the signal, so a
