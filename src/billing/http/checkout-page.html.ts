@@ -1,5 +1,6 @@
 /** Server-rendered hosted checkout pages: plain HTML forms, no JavaScript, no external assets. */
 import { createHash } from 'node:crypto';
+import { formatMoney } from '../../shared/money';
 
 const HTML_ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -13,15 +14,6 @@ const HTML_ESCAPES: Record<string, string> = {
 /** Escapes text for HTML content and double- or single-quoted attribute values. */
 export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"'`]/g, (c) => HTML_ESCAPES[c]);
-}
-
-/** Integer minor units as "GHS 1,234.50" (two decimal places, as GHS, NGN, USD and most others). */
-export function formatMoney(amount: number, currency: string): string {
-  const negative = amount < 0;
-  const abs = Math.abs(Math.trunc(amount));
-  const major = Math.floor(abs / 100).toLocaleString('en-US');
-  const minor = String(abs % 100).padStart(2, '0');
-  return `${currency.toUpperCase()} ${negative ? '-' : ''}${major}.${minor}`;
 }
 
 /** `url` with checkout_id=… added to its query; its other parameters and fragment are kept as they are. */

@@ -131,3 +131,14 @@ export function field(body: unknown, name: string): string {
   const value = (body as Record<string, unknown> | null | undefined)?.[name];
   return typeof value === 'string' ? value.trim() : '';
 }
+
+/** The send form's fields as the send path takes them (console send and the try-out). */
+export function sendFormInput(body: unknown, type: string): Record<string, string> {
+  const message = (body as Record<string, unknown> | null)?.message;
+  return {
+    to: field(body, 'to'),
+    sender_id: field(body, 'sender_id'),
+    message: typeof message === 'string' ? message : '',
+    type,
+  };
+}

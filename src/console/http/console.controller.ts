@@ -16,7 +16,8 @@ import { walletStream } from '../../wallet/domain/wallet.events';
 import { ConsoleSessions } from '../application/console-sessions.service';
 import { OneTimeFlash } from '../application/one-time-flash';
 import { ConsoleCsrfGuard, safeNext, signedIn, SignedInGuard } from './console-auth';
-import { ConsolePageError, ConsoleRequest, field, redirect, renderPage } from './console-http';
+import { ConsolePageError, ConsoleRequest, field, redirect, renderPage, sendFormInput } from './console-http';
+import { formatMoney } from '../../shared/money';
 
 const MINTED_KEY_SLOT = 'minted-key';
 const HISTORY_PAGE_SIZE = 50;
@@ -170,15 +171,7 @@ export class ConsoleController {
     @Body() body: unknown,
   ): Promise<void> {
     const { walletId, environment, account } = signedIn(request);
-    const input = {
-      to: field(body, 'to'),
-      sender_id: field(body, 'sender_id'),
-      message:
-        typeof (body as Record<string, unknown>)?.message === 'string'
-          ? String((body as Record<string, unknown>).message)
-          : '',
-      type: field(body, 'type') || 'transactional',
-    };
+    const input = sendFormInput(body, field(body, 'type') || 'transactional');
     let sent: ApiMessage;
     try {
       // The API's one send path: same validation, reservation, queue and outcome.
@@ -432,9 +425,4 @@ export class ConsoleController {
   ) {
     return renderPage(request, reply, this.config.publicUrl, view, model, status);
   }
-}
-
-/** 5000 GHS pesewas → "GHS 50.00". */
-export function formatMoney(amount: number, currency: string): string {
-  return `${currency} ${(amount / 100).toFixed(2)}`;
 }

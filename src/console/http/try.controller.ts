@@ -8,7 +8,7 @@ import { SANDBOX_NUMBERS } from '../../messaging/domain/sandbox';
 import { DomainError } from '../../shared/domain-error';
 import { RateLimiter } from '../../shared/http/rate-limiter';
 import { ConsoleCsrfGuard } from './console-auth';
-import { ConsolePageError, ConsoleRequest, field, redirect, renderPage } from './console-http';
+import { ConsolePageError, ConsoleRequest, redirect, renderPage, sendFormInput } from './console-http';
 import { REFRESH_SECONDS } from './console.controller';
 
 const OUTCOMES: Record<string, string> = {
@@ -45,15 +45,7 @@ export class TryController {
     @Body() body: unknown,
   ): Promise<void> {
     this.limiter.consumeForAddress(request.ip);
-    const input = {
-      to: field(body, 'to'),
-      sender_id: field(body, 'sender_id'),
-      message:
-        typeof (body as Record<string, unknown>)?.message === 'string'
-          ? String((body as Record<string, unknown>).message)
-          : '',
-      type: 'transactional',
-    };
+    const input = sendFormInput(body, 'transactional');
     try {
       const sent = await this.sender.send(input, { mode: 'sandbox' });
       redirect(reply, `/try/messages/${encodeURIComponent(sent.message.id)}`);
