@@ -15,6 +15,7 @@ import {
   ConsoleRequest,
   cookieOptions,
   field,
+  rawField,
   redirect,
   renderPage,
   SESSION_COOKIE,
@@ -61,10 +62,7 @@ export class ConsoleAuthController {
   ): Promise<void> {
     this.limitAddress(request);
     const email = field(body, 'email');
-    const password =
-      typeof (body as Record<string, unknown>)?.password === 'string'
-        ? String((body as Record<string, unknown>).password)
-        : '';
+    const password = rawField(body, 'password');
     const next = safeNext(field(body, 'next'));
     const retryAfter = this.throttle.retryAfterSeconds(email, request.ip);
     if (retryAfter > 0) {
@@ -105,8 +103,7 @@ export class ConsoleAuthController {
   ): Promise<void> {
     this.limitAddress(request);
     const email = field(body, 'email');
-    const rawPassword = (body as Record<string, unknown>)?.password;
-    const password = typeof rawPassword === 'string' ? rawPassword : '';
+    const password = rawField(body, 'password');
     try {
       const account = await this.accounts.register(email, password);
       await this.startSession(request, reply, account.id);

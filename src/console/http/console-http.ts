@@ -126,19 +126,23 @@ export function redirect(reply: FastifyReply, location: string): void {
   void reply.status(303).header('location', location).send();
 }
 
+/** A form field exactly as sent ('' when absent or not text): passwords and message bodies keep their spaces. */
+export function rawField(body: unknown, name: string): string {
+  const value = (body as Record<string, unknown> | null | undefined)?.[name];
+  return typeof value === 'string' ? value : '';
+}
+
 /** A form field as a trimmed string ('' when absent or not text). */
 export function field(body: unknown, name: string): string {
-  const value = (body as Record<string, unknown> | null | undefined)?.[name];
-  return typeof value === 'string' ? value.trim() : '';
+  return rawField(body, name).trim();
 }
 
 /** The send form's fields as the send path takes them (console send and the try-out). */
 export function sendFormInput(body: unknown, type: string): Record<string, string> {
-  const message = (body as Record<string, unknown> | null)?.message;
   return {
     to: field(body, 'to'),
     sender_id: field(body, 'sender_id'),
-    message: typeof message === 'string' ? message : '',
+    message: rawField(body, 'message'),
     type,
   };
 }
