@@ -14,6 +14,10 @@ export interface NewEvent {
   readonly metadata?: Record<string, unknown>;
 }
 
+/**
+ * An event as the log holds it. Readers must treat it as read-only, nested data and
+ * `recordedAt` included: an adapter may hand the same object to several subscribers.
+ */
 export interface RecordedEvent<Data = unknown> {
   readonly streamId: string;
   /** 0-based index of the event within its stream. */

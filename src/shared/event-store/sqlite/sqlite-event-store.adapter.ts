@@ -72,7 +72,21 @@ interface Written {
   readonly nextExpectedRevision: bigint;
   readonly first: bigint;
   readonly position: bigint;
+  /** The rows as inserted, so the recent appends can be parsed from the exact stored text. */
+  readonly rows: readonly EventRow[];
 }
+
+/** A page of the log and how far it looked (see readAllNow). */
+interface Page {
+  readonly events: RecordedEvent[];
+  readonly scannedTo: bigint;
+}
+
+/**
+ * How many of this process' latest events the subscriptions are served from memory (about a
+ * few MB parsed): enough for every subscription that keeps up with the appends.
+ */
+const RECENT_APPENDS = 4096;
 
 export interface SqliteEventStoreOptions {
   /** How often a live subscription looks for appends made by other processes. */
@@ -95,6 +109,11 @@ export class SqliteEventStore implements EventStore {
   private readonly groupTransaction;
   private readonly readAllTransaction;
   private pendingAppends: PendingAppend[] = [];
+  /**
+   * The events this process committed last, parsed once for all subscriptions instead of read
+   * back and parsed again by each. They are shared: subscribers must treat events as read-only.
+   */
+  private readonly recent = new RecentAppends(RECENT_APPENDS);
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.db = openSqlite(file);
@@ -146,6 +165,7 @@ export class SqliteEventStore implements EventStore {
       for (const pending of batch) pending.reject(error);
       return;
     }
+    this.rememberCommitted(outcomes);
     batch.forEach((pending, i) => {
       const outcome = outcomes[i];
       if (outcome instanceof ConcurrencyError) return pending.reject(outcome);
@@ -158,6 +178,19 @@ export class SqliteEventStore implements EventStore {
       this.appended.emit('append', notice);
       pending.resolve({ nextExpectedRevision: outcome.nextExpectedRevision, position: outcome.position });
     });
+  }
+
+  /**
+   * Keeps the committed events for the subscriptions, parsed from the text that was stored so
+   * they are what a read would give. Refused appends inserted nothing. With no subscription
+   * there is no reader: the window is emptied rather than parsed for nobody.
+   */
+  private rememberCommitted(outcomes: readonly (Written | ConcurrencyError)[]): void {
+    if (this.subscriptions.size === 0) return this.recent.clear();
+    for (const outcome of outcomes) {
+      if (outcome instanceof ConcurrencyError) continue;
+      for (const row of outcome.rows) this.recent.add(toRecorded(row));
+    }
   }
 
   /** The batch's transaction: each append runs as a nested transaction, i.e. a savepoint. */
@@ -190,21 +223,33 @@ export class SqliteEventStore implements EventStore {
         let revision = current;
         let first = 0n;
         let position = 0n;
+        const rows: EventRow[] = [];
         for (const event of events) {
           revision += 1n;
+          const data = JSON.stringify(event.data);
+          const metadata = event.metadata ? JSON.stringify(event.metadata) : null;
           const info = this.statements.insert.run(
             streamId,
             category,
             revision,
             event.type,
-            JSON.stringify(event.data),
-            event.metadata ? JSON.stringify(event.metadata) : null,
+            data,
+            metadata,
             now,
           );
           position = BigInt(info.lastInsertRowid);
           if (first === 0n) first = position;
+          rows.push({
+            position,
+            stream_id: streamId,
+            revision,
+            type: event.type,
+            data,
+            metadata,
+            recorded_at: now,
+          });
         }
-        return { nextExpectedRevision: revision, first, position };
+        return { nextExpectedRevision: revision, first, position, rows };
       },
     );
   }
@@ -231,25 +276,39 @@ export class SqliteEventStore implements EventStore {
    * Reads a page of the log and says how far it looked, so a filtered reader can move past
    * events that did not match instead of scanning them again.
    */
-  private readAllNow(options: ReadAllOptions): { events: RecordedEvent[]; scannedTo: bigint } {
+  private readAllNow(options: ReadAllOptions): Page {
     return guarded('readAll', () => this.readAllTransaction(options));
   }
 
   /** The page and the head are read in one snapshot. */
   private createReadAllTransaction() {
-    return this.db.transaction((options: ReadAllOptions) => {
+    return this.db.transaction((options: ReadAllOptions): Page => {
       const after = options.after ?? 0n;
       const limit = options.limit ?? 1000;
       const page = pageQuery(options.filter, after, limit);
       const rows = this.prepared(page.sql).all(...page.params) as EventRow[];
       const events = rows.map(toRecorded);
-      if (events.length === limit || !options.filter) {
-        return { events, scannedTo: events.length ? events[events.length - 1].position : after };
-      }
-      // Fewer matches than asked for: everything up to the head has been looked at.
-      const head = (this.statements.head.get() as { head: bigint | null }).head ?? 0n;
-      return { events, scannedTo: head > after ? BigInt(head) : after };
+      return { events, scannedTo: scannedTo(events, after, limit, options.filter, () => this.head()) };
     });
+  }
+
+  /**
+   * A subscription's page from the recent appends, or null when they cannot stand for the log:
+   * they must hold the event right after `after`, and nothing may follow them in the log (another
+   * process may have appended since this one last did). Both checks leave a stale window unused.
+   */
+  private recentPage(after: bigint, limit: number, filter: EventFilter | undefined): Page | null {
+    if (!this.recent.covers(after + 1n)) return null;
+    const head = guarded('readAll', () => this.head());
+    if (head !== this.recent.last) return null;
+    const events = this.recent.page(after, limit, filter);
+    return { events, scannedTo: scannedTo(events, after, limit, filter, () => head) };
+  }
+
+  /** The position of the newest event in the log, 0n when empty. */
+  private head(): bigint {
+    const row = this.statements.head.get() as { head: bigint | null };
+    return row.head === null ? 0n : BigInt(row.head);
   }
 
   private readonly statementCache = new Map<string, Database.Statement>();
@@ -324,7 +383,9 @@ export class SqliteEventStore implements EventStore {
         try {
           const notices: AppendNotice[] = [];
           seenWhileBusy = notices;
-          const page = this.readAllNow({ after: position, limit, filter: options.filter });
+          const page =
+            this.recentPage(position, limit, options.filter) ??
+            this.readAllNow({ after: position, limit, filter: options.filter });
           if (page.events.length > 0) await options.onEvents(page.events);
           position = page.scannedTo;
           if (page.events.length < limit && !stopped && caughtUpSince(notices)) {
@@ -354,8 +415,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async headPosition(): Promise<bigint> {
-    const row = guarded('head', () => this.statements.head.get()) as { head: bigint | null };
-    return row.head === null ? 0n : BigInt(row.head);
+    return guarded('head', () => this.head());
   }
 
   async ping(): Promise<void> {
@@ -379,6 +439,85 @@ function toRecorded(row: EventRow): RecordedEvent {
     metadata: row.metadata ? JSON.parse(row.metadata) : {},
     recordedAt: new Date(row.recorded_at),
   };
+}
+
+/**
+ * How far a page looked: a full page, or any unfiltered one, up to its last event; a filtered
+ * page with fewer matches than asked for looked at everything up to the head.
+ */
+function scannedTo(
+  events: readonly RecordedEvent[],
+  after: bigint,
+  limit: number,
+  filter: EventFilter | undefined,
+  head: () => bigint,
+): bigint {
+  if (events.length === limit || !filter) {
+    return events.length ? events[events.length - 1].position : after;
+  }
+  const reached = head();
+  return reached > after ? reached : after;
+}
+
+/**
+ * The latest events this process committed, in a fixed ring, when they are every event of the
+ * log from `first` to `last`. Another process' append takes positions this process never sees,
+ * so an event that does not follow on from `last` starts the window afresh. (Positions are
+ * AUTOINCREMENT and a rolled-back savepoint rolls the sequence back too, so this process' own
+ * commits follow on unless someone else wrote in between.)
+ */
+class RecentAppends {
+  private readonly slots: (RecordedEvent | undefined)[];
+  /** Slot of the oldest event. */
+  private oldest = 0;
+  private size = 0;
+  private firstPosition = 0n;
+  private lastPosition = 0n;
+
+  constructor(private readonly capacity: number) {
+    this.slots = new Array<RecordedEvent | undefined>(capacity);
+  }
+
+  /** The newest position held, null when empty. */
+  get last(): bigint | null {
+    return this.size === 0 ? null : this.lastPosition;
+  }
+
+  /** Whether every event from `position` to `last` is held. */
+  covers(position: bigint): boolean {
+    return this.size > 0 && this.firstPosition <= position;
+  }
+
+  add(event: RecordedEvent): void {
+    if (this.size > 0 && event.position !== this.lastPosition + 1n) this.clear();
+    if (this.size === 0) this.firstPosition = event.position;
+    if (this.size === this.capacity) {
+      this.slots[this.oldest] = event; // the oldest gives way
+      this.oldest = (this.oldest + 1) % this.capacity;
+      this.firstPosition += 1n;
+    } else {
+      this.slots[(this.oldest + this.size) % this.capacity] = event;
+      this.size += 1;
+    }
+    this.lastPosition = event.position;
+  }
+
+  /** Forgets the events; the slots are overwritten later, so memory stays within the capacity. */
+  clear(): void {
+    this.oldest = 0;
+    this.size = 0;
+  }
+
+  /** Up to `limit` matching events after `after`, which must be covered (`covers(after + 1n)`). */
+  page(after: bigint, limit: number, filter: EventFilter | undefined): RecordedEvent[] {
+    const events: RecordedEvent[] = [];
+    const from = after < this.firstPosition ? 0 : Number(after - this.firstPosition) + 1;
+    for (let i = from; i < this.size && events.length < limit; i++) {
+      const event = this.slots[(this.oldest + i) % this.capacity] as RecordedEvent;
+      if (matchesFilter(filter, event.streamId, event.type)) events.push(event);
+    }
+    return events;
+  }
 }
 
 /**

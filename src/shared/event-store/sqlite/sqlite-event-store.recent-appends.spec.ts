@@ -1,0 +1,186 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ConcurrencyError, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
+import { SqliteEventStore } from './sqlite-event-store.adapter';
+
+/**
+ * Subscriptions are served from the appends this process just committed. These cases pin down
+ * when that window may stand for the log: another store on the same file (another process)
+ * takes positions the window never holds, and then the log must be read.
+ */
+describe('SqliteEventStore: subscriptions served from recent appends', () => {
+  let dir: string;
+  let file: string;
+  const stores: SqliteEventStore[] = [];
+  const subscriptions: Subscription[] = [];
+
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'sms-wallet-recent-'));
+    file = join(dir, 'events.sqlite');
+  });
+
+  afterEach(async () => {
+    await Promise.all(subscriptions.splice(0).map((s) => s.stop()));
+    await Promise.all(stores.splice(0).map((s) => s.close()));
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  /** A store on the shared file; a long poll means only its own appends wake its subscriptions. */
+  function open(pollIntervalMs = 60_000): SqliteEventStore {
+    const store = new SqliteEventStore(file, { pollIntervalMs });
+    stores.push(store);
+    return store;
+  }
+
+  function follow(store: SqliteEventStore, options: Omit<SubscribeOptions, 'onEvents'> = {}) {
+    const log = { events: [] as RecordedEvent[], caughtUp: [] as bigint[] };
+    subscriptions.push(
+      store.subscribe({
+        ...options,
+        onEvents: (events) => void log.events.push(...events),
+        onCaughtUp: (position) => void log.caughtUp.push(position),
+      }),
+    );
+    return log;
+  }
+
+  const event = (type: string, data: unknown = { type }) => ({ type, data });
+  const positions = (events: readonly RecordedEvent[]) => events.map((e) => e.position);
+  const typesOf = (events: readonly RecordedEvent[]) => events.map((e) => e.type);
+
+  it('delivers this process’ appends as a read of the log would, parsed once for every subscriber', async () => {
+    const store = open();
+    const first = follow(store);
+    const second = follow(store, { filter: { streamPrefixes: ['wallet-'] } });
+    await waitUntil(() => first.caughtUp.length > 0 && second.caughtUp.length > 0);
+
+    const opened = await store.append(
+      'wallet-1',
+      [{ type: 'Opened', data: { sms: 5, nested: { list: [1, 2] } }, metadata: { by: 'test' } }],
+      'no_stream',
+    );
+    const other = await store.append('account-1', [event('Registered')], 'no_stream');
+    const added = await store.append('wallet-1', [event('Added', { sms: 3 })], 0n);
+    await waitUntil(() => first.events.length === 3 && second.events.length === 2);
+
+    expect(positions(first.events)).toEqual([opened.position, other.position, added.position]);
+    expect(first.events).toEqual(await store.readAll());
+    expect(first.events[0]).toEqual({
+      streamId: 'wallet-1',
+      revision: 0n,
+      position: opened.position,
+      type: 'Opened',
+      data: { sms: 5, nested: { list: [1, 2] } },
+      metadata: { by: 'test' },
+      recordedAt: expect.any(Date),
+    });
+    expect(first.events[1].metadata).toEqual({});
+    expect(typesOf(second.events)).toEqual(['Opened', 'Added']);
+    // One parsed event for both subscribers: they came from memory, not from two reads.
+    expect(second.events[0]).toBe(first.events[0]);
+    expect(second.events[1]).toBe(first.events[2]);
+    // The filtered one looked past the account's event up to the head.
+    await waitUntil(() => second.caughtUp.at(-1) === added.position);
+  });
+
+  it('keeps only committed appends: a refused append in the same batch leaves no gap', async () => {
+    const store = open();
+    const log = follow(store);
+    await waitUntil(() => log.caughtUp.length > 0);
+    await store.append('wallet-1', [event('Opened')], 'no_stream');
+
+    const outcomes = await Promise.allSettled([
+      store.append('wallet-2', [event('Opened'), event('Added')], 'no_stream'),
+      store.append('wallet-1', [event('Late')], 'no_stream'), // refused: the stream exists
+      store.append('wallet-3', [event('Opened')], 'no_stream'),
+    ]);
+    expect(outcomes[1]).toMatchObject({ status: 'rejected', reason: expect.any(ConcurrencyError) });
+    await waitUntil(() => log.events.length === 4);
+
+    expect(log.events).toEqual(await store.readAll());
+    expect(typesOf(log.events)).toEqual(['Opened', 'Opened', 'Added', 'Opened']);
+  });
+
+  it('reads the log when another process appended between two appends of this one', async () => {
+    const here = open();
+    const elsewhere = open();
+    const log = follow(here);
+    await waitUntil(() => log.caughtUp.length > 0);
+
+    const first = await here.append('wallet-1', [event('Opened')], 'no_stream');
+    await waitUntil(() => log.events.length === 1);
+    // Appended without a word to `here`: its window cannot know about this position.
+    const between = await elsewhere.append('account-1', [event('Registered')], 'no_stream');
+    const last = await here.append('wallet-1', [event('Added')], 0n);
+    await waitUntil(() => log.events.length >= 3);
+
+    expect(positions(log.events)).toEqual([first.position, between.position, last.position]);
+    expect(log.events).toEqual(await here.readAll());
+  });
+
+  it('reads the log when another process appended after this one’s last append', async () => {
+    const here = open(10);
+    const elsewhere = open();
+    const all = follow(here);
+    const wallets = follow(here, { filter: { streamPrefixes: ['wallet-'] } });
+    await waitUntil(() => all.caughtUp.length > 0 && wallets.caughtUp.length > 0);
+
+    const first = await here.append('wallet-1', [event('Opened')], 'no_stream');
+    await waitUntil(() => all.events.length === 1 && wallets.events.length === 1);
+    const after = await elsewhere.append('wallet-2', [event('Opened')], 'no_stream');
+    // Only the poll finds it: the head has moved past the window.
+    await waitUntil(() => all.events.length === 2 && wallets.events.length === 2);
+    const next = await here.append('wallet-1', [event('Added')], 0n);
+    await waitUntil(() => all.events.length === 3 && wallets.events.length === 3);
+
+    const expected = [first.position, after.position, next.position];
+    expect(positions(all.events)).toEqual(expected);
+    expect(positions(wallets.events)).toEqual(expected);
+  });
+
+  it('falls back to the log for a subscriber further behind than the window holds', async () => {
+    const store = open();
+    const live = follow(store);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const slow: RecordedEvent[] = [];
+    subscriptions.push(
+      store.subscribe({
+        limit: 100,
+        onEvents: async (events) => {
+          await held;
+          slow.push(...events);
+        },
+      }),
+    );
+    await waitUntil(() => live.caughtUp.length > 0);
+    await store.append('wallet-0', [event('Opened')], 'no_stream');
+    await waitUntil(() => live.events.length === 1); // the slow one now holds its first page
+
+    const appends = Array.from({ length: 60 }, (_, i) =>
+      store.append(
+        `wallet-${i + 1}`,
+        Array.from({ length: 100 }, (_, n) => event('Added', { n })),
+        'no_stream',
+      ),
+    );
+    const results = await Promise.all(appends);
+    const head = results[results.length - 1].position;
+    release();
+    await waitUntil(() => slow.length === 6001 && live.events.length === 6001, 20_000);
+
+    const expected = positions(await store.readAll({ limit: 10_000 }));
+    expect(positions(slow)).toEqual(expected);
+    expect(positions(live.events)).toEqual(expected);
+    expect(expected[expected.length - 1]).toBe(head);
+  });
+});
+
+async function waitUntil(condition: () => boolean, timeoutMs = 5_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
