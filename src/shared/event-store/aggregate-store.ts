@@ -34,16 +34,34 @@ export const snapshotStreamOf = (streamId: string) => `snapshot-${streamId}`;
  * a fresh load: the optimistic-concurrency loop every command handler needs.
  */
 export class AggregateStore {
+  /**
+   * States this process decided on lately. Events never change, so a state at revision r plus
+   * whatever the stream gained after r is the current state: `handle` reads only the events it
+   * has not folded yet (usually none) instead of the stream or its snapshot again. Another
+   * process' appends are simply those new events.
+   */
+  private readonly recent = new RecentStates(MAX_RECENT_STATES);
+
   constructor(private readonly events: EventStore) {}
 
-  async load<State, Event extends DomainEvent>(
+  /** Folds the stream from its newest snapshot (or its start): what is stored, never a cached state. */
+  load<State, Event extends DomainEvent>(
     streamId: string,
     decider: Decider<State, Event>,
     snapshots?: SnapshotCodec<State>,
   ): Promise<Loaded<State>> {
-    let state = decider.initialState();
-    let from = 0n;
-    if (snapshots) {
+    return this.foldFrom(streamId, decider, snapshots, null);
+  }
+
+  private async foldFrom<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Event>,
+    snapshots: SnapshotCodec<State> | undefined,
+    known: Loaded<State> | null,
+  ): Promise<Loaded<State>> {
+    let state = known ? known.state : decider.initialState();
+    let from = known ? known.revision + 1n : 0n;
+    if (snapshots && !known) {
       const [snapshot] = await this.events.readStream(snapshotStreamOf(streamId), {
         direction: 'backwards',
         limit: 1,
@@ -77,7 +95,9 @@ export class AggregateStore {
   ): Promise<Result<Handled<State, Event>, Error>> {
     const attempts = options.attempts ?? 10;
     for (let attempt = 1; ; attempt++) {
-      const loaded = await this.load(streamId, decider, options.snapshots);
+      const known = this.recent.get<State>(streamId, decider);
+      const loaded = await this.foldFrom(streamId, decider, options.snapshots, known);
+      if (loaded.revision >= 0n) this.recent.set(streamId, decider, loaded);
       const decision = decide(loaded.state);
       if (!decision.ok) return decision;
       const events = decision.value;
@@ -90,6 +110,7 @@ export class AggregateStore {
         );
         let state = loaded.state;
         for (const event of events) state = decider.evolve(state, event);
+        this.recent.set(streamId, decider, { state, revision: appended.nextExpectedRevision });
         if (options.snapshots)
           await this.maybeSnapshot(
             streamId,
@@ -129,6 +150,29 @@ export class AggregateStore {
     } catch {
       // Best effort by design (see above); loading still folds the stream from the last snapshot.
     }
+  }
+}
+
+const MAX_RECENT_STATES = 10_000;
+
+/** A bounded least-recently-used map of states by stream, each valid only for its own decider. */
+class RecentStates {
+  private readonly entries = new Map<string, { decider: object; loaded: Loaded<unknown> }>();
+
+  constructor(private readonly capacity: number) {}
+
+  get<State>(streamId: string, decider: object): Loaded<State> | null {
+    const entry = this.entries.get(streamId);
+    if (!entry || entry.decider !== decider) return null;
+    this.entries.delete(streamId);
+    this.entries.set(streamId, entry);
+    return entry.loaded as Loaded<State>;
+  }
+
+  set<State>(streamId: string, decider: object, loaded: Loaded<State>): void {
+    this.entries.delete(streamId);
+    this.entries.set(streamId, { decider, loaded });
+    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
 

@@ -126,15 +126,16 @@ export class WalletCommandQueue {
   }
 
   /**
-   * The wallet as the store has it now. The cached state is used only when the stream's
-   * newest revision still matches, so a refusal is never decided on stale credit.
+   * The wallet as the store has it now. The cached state is used only when the stream has
+   * nothing newer, so a refusal is never decided on stale credit.
    */
   private async current(walletId: string): Promise<Cached> {
     const stream = walletStream(walletId);
     const cached = this.cache.get(walletId);
     if (cached) {
-      const [newest] = await this.events.readStream(stream, { direction: 'backwards', limit: 1 });
-      if (newest && newest.revision === cached.revision) return cached;
+      // Usually nothing is newer, and an empty read costs no event parsing.
+      const newer = await this.events.readStream(stream, { fromRevision: cached.revision + 1n, limit: 1 });
+      if (newer.length === 0) return cached;
     }
     const loaded = await this.aggregates.load(stream, walletDecider, walletSnapshots);
     const fresh = { state: loaded.state, revision: loaded.revision };
