@@ -1,6 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
-import type { Projection } from '../../shared/projections/projection';
+import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { WalletService } from '../../wallet/application/wallet.service';
 import type { MessageQueuedData } from '../domain/message.events';
 
@@ -22,21 +22,27 @@ export function settlementProcess(
       streamPrefixes: ['message-'],
       eventTypes: ['MessageDelivered', 'MessageFailed', 'MessageExpired'],
     },
-    async apply(recorded: RecordedEvent) {
-      const [first] = await events.readStream(recorded.streamId, { limit: 1 });
-      if (first?.type !== 'MessageQueued') return;
-      const queued = first.data as MessageQueuedData;
-      if (!queued.walletId) return;
-      const result =
-        recorded.type === 'MessageDelivered'
-          ? await wallets.capture(queued.walletId, queued.messageId)
-          : await wallets.release(
-              queued.walletId,
-              queued.messageId,
-              `message ${recorded.type === 'MessageFailed' ? 'failed' : 'expired'}`,
-            );
-      if (!result.ok)
-        logger.warn(`settling ${queued.messageId} on ${queued.walletId} refused: ${result.error.code}`);
+    apply(recorded: RecordedEvent, view: ProjectionView) {
+      // Settlements of different messages are independent: the batch's captures go to the
+      // wallets together, so a busy wallet records them in one append.
+      view.afterBatch(() => settle(recorded));
     },
   };
+
+  async function settle(recorded: RecordedEvent): Promise<void> {
+    const [first] = await events.readStream(recorded.streamId, { limit: 1 });
+    if (first?.type !== 'MessageQueued') return;
+    const queued = first.data as MessageQueuedData;
+    if (!queued.walletId) return;
+    const result =
+      recorded.type === 'MessageDelivered'
+        ? await wallets.capture(queued.walletId, queued.messageId)
+        : await wallets.release(
+            queued.walletId,
+            queued.messageId,
+            `message ${recorded.type === 'MessageFailed' ? 'failed' : 'expired'}`,
+          );
+    if (!result.ok)
+      logger.warn(`settling ${queued.messageId} on ${queued.walletId} refused: ${result.error.code}`);
+  }
 }

@@ -4,6 +4,7 @@ import type { ProjectionView } from './projection';
 /** Buffers a batch's writes; reads see the batch's own writes before the store's documents. */
 export class BatchView implements ProjectionView {
   private readonly pending = new Map<string, DocumentWrite>();
+  private readonly effects: (() => Promise<unknown>)[] = [];
 
   constructor(private readonly store: ReadStore) {}
 
@@ -19,6 +20,17 @@ export class BatchView implements ProjectionView {
 
   delete(collection: string, id: string): void {
     this.pending.set(key(collection, id), { op: 'delete', collection, id });
+  }
+
+  afterBatch(effect: () => Promise<unknown>): void {
+    this.effects.push(effect);
+  }
+
+  /** Runs the batch's side effects concurrently; rejects if any of them failed. */
+  async runEffects(): Promise<void> {
+    const outcomes = await Promise.allSettled(this.effects.map((effect) => effect()));
+    const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   writes(): DocumentWrite[] {

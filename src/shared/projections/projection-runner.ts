@@ -158,6 +158,7 @@ export class ProjectionRunner {
       onEvents: async (events) => {
         const view = new BatchView(this.store);
         for (const event of events) await projection.apply(event, view);
+        await view.runEffects();
         const last = events[events.length - 1].position;
         // Another process running this projection on the same read store may have committed
         // these events already: then this batch is dropped and the run resumes from its checkpoint.

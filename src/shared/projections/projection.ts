@@ -6,6 +6,13 @@ export interface ProjectionView {
   get<T>(collection: string, id: string): Promise<T | null>;
   put(collection: string, id: string, doc: unknown, index?: DocumentIndex): void;
   delete(collection: string, id: string): void;
+  /**
+   * A side effect of this batch (an append, a wallet command), run together with the batch's
+   * other ones once every event is applied and before the checkpoint is committed. Effects
+   * that are independent of each other then share the store's group commit instead of waiting
+   * for one commit each; a failure fails the batch, which is applied again from its checkpoint.
+   */
+  afterBatch(effect: () => Promise<unknown>): void;
 }
 
 /**

@@ -56,6 +56,7 @@ export function webhookEventId(streamId: string, revision: bigint): string {
  */
 export function webhookEventsProcess(events: EventStore, publicUrl: string): Projection {
   const checkouts = checkoutsProjection(publicUrl);
+  const histories = new SourceHistories(events, 5_000);
   return {
     name: WEBHOOK_EVENTS_PROCESS,
     kind: 'process-manager',
@@ -72,7 +73,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
     },
     async apply(recorded: RecordedEvent, view: ProjectionView) {
       if (recorded.streamId.startsWith(WEBHOOK_ENDPOINT_STREAM_PREFIX)) return trackEndpoint(recorded, view);
-      const history = await events.readStream(recorded.streamId, { limit: Number(recorded.revision) + 1 });
+      const history = await histories.upTo(recorded);
       if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
       const built = recorded.streamId.startsWith(CHECKOUT_STREAM_PREFIX)
         ? await checkoutEvent(history, recorded)
@@ -82,7 +83,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
       const endpoints = (wallet?.endpoints ?? [])
         .filter((e) => e.events.includes(built.event.type))
         .map((e) => e.id);
-      await record(events, built.walletId, {
+      recordAfterBatch(events, view, built.walletId, {
         type: 'WebhookEventRecorded',
         data: {
           event: built.event,
@@ -98,7 +99,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
     },
   };
 
-  async function checkoutEvent(history: RecordedEvent[], recorded: RecordedEvent) {
+  async function checkoutEvent(history: readonly RecordedEvent[], recorded: RecordedEvent) {
     if (recorded.type !== 'CheckoutSucceeded') return null;
     const view = new MemoryView();
     for (const event of history) await checkouts.apply(event, view);
@@ -114,7 +115,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
   }
 }
 
-async function messageEvent(history: RecordedEvent[], recorded: RecordedEvent) {
+async function messageEvent(history: readonly RecordedEvent[], recorded: RecordedEvent) {
   const type = MESSAGE_TYPES[recorded.type];
   if (!type) return null;
   const domain = history as unknown as MessageEvent[];
@@ -171,19 +172,73 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
   view.put(PM_WALLETS, walletId, { endpoints } satisfies PmWallet);
 }
 
-/** Appends unless the source was recorded already; a racing writer makes it look again. */
-async function record(events: EventStore, walletId: string, event: WebhookEventRecorded): Promise<void> {
+/** Each batch's webhook events by wallet, in log order, until the batch records them. */
+const batches = new WeakMap<ProjectionView, Map<string, WebhookEventRecorded[]>>();
+
+/**
+ * Queues the event for the end of the batch, when each wallet's events of the whole batch are
+ * recorded in one append: one stream write per wallet, all wallets in one group commit.
+ */
+function recordAfterBatch(
+  events: EventStore,
+  view: ProjectionView,
+  walletId: string,
+  event: WebhookEventRecorded,
+): void {
+  let byWallet = batches.get(view);
+  if (!byWallet) batches.set(view, (byWallet = new Map()));
+  const queued = byWallet.get(walletId);
+  if (queued) return void queued.push(event);
+  const list = [event];
+  byWallet.set(walletId, list);
+  view.afterBatch(() => record(events, walletId, list));
+}
+
+/** Appends the events whose source was not recorded yet; a racing writer makes it look again. */
+async function record(events: EventStore, walletId: string, batch: WebhookEventRecorded[]): Promise<void> {
   const stream = webhookEventsStream(walletId);
-  const position = BigInt(event.data.source.position);
+  const sourceOf = (event: WebhookEventRecorded) => BigInt(event.data.source.position);
   for (let attempt = 1; ; attempt++) {
     const [last] = await events.readStream(stream, { direction: 'backwards', limit: 1 });
-    if (last && BigInt((last.data as WebhookEventRecorded['data']).source.position) >= position) return;
+    const recordedUpTo = last ? sourceOf(last as unknown as WebhookEventRecorded) : -1n;
+    const fresh = batch.filter((event) => sourceOf(event) > recordedUpTo);
+    if (fresh.length === 0) return;
     try {
-      await events.append(stream, [event], last ? last.revision : 'no_stream');
+      await events.append(stream, fresh, last ? last.revision : 'no_stream');
       return;
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
     }
+  }
+}
+
+/**
+ * The source streams' events up to the one being handled. A message's events arrive here one
+ * by one, each needing the stream before it: remembering what was read makes each event read
+ * only itself rather than the whole stream again. Events never change, so nothing goes stale.
+ */
+class SourceHistories {
+  private readonly streams = new Map<string, readonly RecordedEvent[]>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly capacity: number,
+  ) {}
+
+  async upTo(recorded: RecordedEvent): Promise<readonly RecordedEvent[]> {
+    const wanted = Number(recorded.revision) + 1;
+    let history = this.streams.get(recorded.streamId) ?? [];
+    if (history.length < wanted) {
+      const missing = await this.events.readStream(recorded.streamId, {
+        fromRevision: BigInt(history.length),
+        limit: wanted - history.length,
+      });
+      history = [...history, ...missing];
+    }
+    this.streams.delete(recorded.streamId);
+    this.streams.set(recorded.streamId, history);
+    if (this.streams.size > this.capacity) this.streams.delete(this.streams.keys().next().value as string);
+    return history.slice(0, wanted);
   }
 }
 
@@ -199,6 +254,9 @@ class MemoryView implements ProjectionView {
   }
   delete(collection: string, id: string): void {
     this.store.get(collection)?.delete(id);
+  }
+  afterBatch(): void {
+    throw new Error('a read model folded for its document has no side effects');
   }
   docs(collection: string): Iterable<unknown> {
     return this.store.get(collection)?.values() ?? [];
