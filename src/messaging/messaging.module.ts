@@ -8,6 +8,7 @@ import { ConfiguredCarrierRoutes } from './adapters/carrier-routes.adapter';
 import { createLiveCarrier } from './adapters/live-carrier.factory';
 import { TestCarrierSimulator } from './adapters/test-carrier/test-carrier.adapter';
 import { DeliveryReceipts } from './application/delivery-receipts.service';
+import { RecentSubmissions } from './application/recent-submissions';
 import { IdempotentSend } from './application/idempotent-send.service';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/message-maintenance.service';
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
@@ -50,6 +51,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     IdempotentSend,
     MessageQueries,
     DeliveryReceipts,
+    RecentSubmissions,
     MessageDispatcher,
     ExpirySweeper,
     OrphanReaper,

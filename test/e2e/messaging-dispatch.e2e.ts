@@ -1,4 +1,5 @@
 import { MessageDispatcher } from '../../src/messaging/application/message-dispatcher.service';
+import { RecentSubmissions } from '../../src/messaging/application/recent-submissions';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../../src/messaging/messaging.options';
 import {
   Carrier,
@@ -49,6 +50,7 @@ describe('Messaging: the dispatcher submits each message exactly once', () => {
             routes,
             t.app.get<Clock>(CLOCK),
             options,
+            new RecentSubmissions(),
           ),
       );
       await Promise.all(dispatchers.map((d) => d.dispatch(response.body.id)));

@@ -6,6 +6,7 @@ import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { messageDecider, recordReceipt } from '../domain/message.decider';
 import { messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
+import { RecentSubmissions } from './recent-submissions';
 import type { CarrierReceipt, ReceiptSink } from '../ports/carrier.port';
 import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messages.projection';
 
@@ -15,7 +16,8 @@ import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messag
  * finished messages and unknown parts, so a receipt delivered twice never settles twice.
  *
  * A fast carrier's receipt can overtake the dispatcher recording MessageSent (the carrier ids
- * come with it), and once answered the carrier never sends it again: an unknown id is looked up
+ * come with it), and once answered the carrier never sends it again. An id this process was
+ * just given waits for that recording (RecentSubmissions); any other unknown id is looked up
  * again for up to receiptMatchGraceMs before the receipt is dropped.
  */
 @Injectable()
@@ -27,10 +29,13 @@ export class DeliveryReceipts implements ReceiptSink {
     private readonly aggregates: AggregateStore,
     private readonly projections: ProjectionsService,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    private readonly submissions: RecentSubmissions,
   ) {}
 
   async receipt(receipt: CarrierReceipt): Promise<void> {
-    let messageId = await this.lookup(receipt);
+    let messageId =
+      (await this.submissions.messageFor(receipt.carrier, receipt.carrierMessageIdCandidates)) ??
+      (await this.lookup(receipt));
     const deadline = Date.now() + this.options.receiptMatchGraceMs;
     for (let pause = 25; !messageId; pause = Math.min(pause * 2, 500)) {
       // MessageSent may be recorded but not yet projected, or (a receipt racing ahead of the

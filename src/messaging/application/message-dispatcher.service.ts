@@ -9,6 +9,7 @@ import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { claim, Message, messageDecider, recordSubmitResult } from '../domain/message.decider';
 import { MessageEvent, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
+import { RecentSubmissions } from './recent-submissions';
 import { CARRIER_ROUTES, CarrierRoutes, OutboundMessage, SubmitResult } from '../ports/carrier.port';
 
 /** The durable "to dispatch" list: partition 'pending', sorted by when the message may next be tried. */
@@ -58,6 +59,7 @@ export class MessageDispatcher {
     @Inject(CARRIER_ROUTES) private readonly carriers: CarrierRoutes,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    private readonly submissions: RecentSubmissions,
   ) {}
 
   start(): void {
@@ -177,9 +179,14 @@ export class MessageDispatcher {
         };
       }
     }
-    const recorded = await this.aggregates.handle(stream, messageDecider, (state) =>
+    const recording = this.aggregates.handle(stream, messageDecider, (state) =>
       recordSubmitResult(state, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),
     );
+    if (result.outcome === 'accepted') {
+      const recordedOk = recording.then((r) => r.ok);
+      this.submissions.remember(message.carrier, result.carrierMessageIds, messageId, recordedOk);
+    }
+    const recorded = await recording;
     if (!recorded.ok) this.logger.warn(`submit result for ${messageId} not recorded: ${recorded.error.code}`);
   }
 }
