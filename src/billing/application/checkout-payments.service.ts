@@ -155,6 +155,8 @@ export class CheckoutPayments {
   async decline(checkoutId: string, reason: string): Promise<Checkout> {
     const failed = await this.command(checkoutId, (c) => checkout.fail(c, { reason, now: this.clock.now() }));
     if (!failed.ok && failed.error.kind === 'not_found') throw failed.error;
+    // The shopper goes back to the merchant, whose next read must already say failed.
+    if (failed.ok) await this.projections.waitFor(failed.value.position, [CHECKOUTS_PROJECTION]);
     return this.load(checkoutId);
   }
 
