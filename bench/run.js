@@ -8,7 +8,9 @@
  * Options (environment): BENCH_DURATION (seconds per HTTP scenario, default 10),
  * BENCH_CONNECTIONS (64), BENCH_DLR_RATE (sends/s in the DLR scenario, 200),
  * BENCH_DLR_SECONDS (10), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_KEEP=1 (keep the
- * temp data directories), BENCH_CPU_PROF=dir (run the servers under node --cpu-prof).
+ * temp data directories), BENCH_CPU_PROF=dir (run the servers under node --cpu-prof),
+ * BENCH_SQL_STATS=dir (count each server's SQLite statements, see sql-stats.js), BENCH_ONLY=dlr
+ * (scenario 7 alone).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -22,6 +24,8 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DLR_RATE = Number(process.env.BENCH_DLR_RATE ?? 200);
 const DLR_SECONDS = Number(process.env.BENCH_DLR_SECONDS ?? 10);
 const WARMUP = 3;
+/** BENCH_ONLY=dlr runs scenario 7 alone: a quick, steady measure of what one message costs. */
+const ONLY = process.env.BENCH_ONLY;
 
 const TARGETS = {
   sendsVsBaseline: 0.35,
@@ -52,6 +56,17 @@ function freePort() {
   });
 }
 
+/** CPU seconds (user + system) a process has used so far, from /proc/<pid>/stat. */
+function cpuSeconds(pid) {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in USER_HZ ticks
+  } catch {
+    return null;
+  }
+}
+
 function readRssKb(pid) {
   try {
     const match = /VmRSS:\s+(\d+)\s+kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
@@ -79,7 +94,9 @@ function rssSampler(pid, { server = true } = {}) {
 }
 
 function startProcess(args, env, name) {
-  const nodeArgs = process.env.BENCH_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, ...args] : args;
+  const profiling = process.env.BENCH_CPU_PROF ? [`--cpu-prof`, `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : [];
+  const sqlStats = process.env.BENCH_SQL_STATS ? ['-r', join(__dirname, 'sql-stats.js')] : [];
+  const nodeArgs = [...profiling, ...sqlStats, ...args];
   const child = spawn(process.execPath, nodeArgs, { cwd: ROOT, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   children.add(child);
   let output = '';
@@ -237,7 +254,7 @@ async function main() {
   const s = results.scenarios;
 
   // 1. Baseline: the framework's ceiling.
-  {
+  if (!ONLY) {
     log('1/7 baseline: bare NestJS-on-Fastify JSON route');
     const port = await freePort();
     const child = startProcess([join(__dirname, 'baseline-app.js')], { PORT: String(port) }, 'baseline');
@@ -249,13 +266,13 @@ async function main() {
   }
 
   // 2-4. Sends, hot wallet, reads: one server on a seeded store.
-  const sendsDir = join(tmpRoot, 'sends');
-  log('seeding 101 merchants (100 spread + 1 hot wallet)');
-  const seeded = await seedMerchants(sendsDir, 101, 10_000_000);
-  results.seed_ms = seeded.ms;
-  const spreadKeys = seeded.keys.slice(0, 100);
-  const hotKey = seeded.keys[100];
-  {
+  if (!ONLY) {
+    const sendsDir = join(tmpRoot, 'sends');
+    log('seeding 101 merchants (100 spread + 1 hot wallet)');
+    const seeded = await seedMerchants(sendsDir, 101, 10_000_000);
+    results.seed_ms = seeded.ms;
+    const spreadKeys = seeded.keys.slice(0, 100);
+    const hotKey = seeded.keys[100];
     const server = await startServer(sendsDir);
     try {
       const probe = await sendsAvailable(server.url, spreadKeys[0]);
@@ -301,6 +318,7 @@ async function main() {
       } else {
         log(`7/7 accept to DELIVERED: ${DLR_RATE} sends/s for ${DLR_SECONDS} s, TEST_DLR_DELAY_MS=0`);
         const amount = DLR_RATE * DLR_SECONDS;
+        const cpuBefore = cpuSeconds(server.child.pid);
         const driven = await measure(server.child.pid, {
           url: server.url,
           kind: 'sends',
@@ -312,7 +330,11 @@ async function main() {
         });
         delete driven.ids;
         await waitForDeliveries(dlrDir, driven.ok + 1, 15_000);
-        s.accept_to_delivered = { rate: DLR_RATE, sends: driven, ...dlrLatencies(dlrDir) };
+        await sleep(500); // settlement and webhook events follow the receipt
+        const cpuAfter = cpuSeconds(server.child.pid);
+        // Everything the server did for these messages, request to settlement, per message.
+        const cpuMsPerMessage = cpuBefore === null || cpuAfter === null || driven.ok === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1000 * 100) / driven.ok) / 100;
+        s.accept_to_delivered = { rate: DLR_RATE, sends: driven, cpu_ms_per_message: cpuMsPerMessage, ...dlrLatencies(dlrDir) };
       }
     } finally {
       server.sampler.stop();
@@ -321,7 +343,7 @@ async function main() {
   }
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
-  if (process.env.BENCH_SKIP_STORE !== '1') {
+  if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
     log('5-6/7 wallet loads (0 / 2 / 100k / 1M events), replay, projections:rebuild');
     const storeDir = join(tmpRoot, 'store');
     mkdirSync(storeDir, { recursive: true });
@@ -392,7 +414,7 @@ function print(results) {
   }
   const d = s.accept_to_delivered;
   if (d && !d.skipped) {
-    out.push(`7 accept to DELIVERED at ${d.rate}/s (TEST_DLR_DELAY_MS=0): p50 ${d.p50_ms} ms, p99 ${d.p99_ms} ms, max ${d.max_ms} ms; ${d.delivered}/${d.messages} delivered; send p99 ${d.sends.p99_ms} ms, ${d.sends.errors} errors`);
+    out.push(`7 accept to DELIVERED at ${d.rate}/s (TEST_DLR_DELAY_MS=0): p50 ${d.p50_ms} ms, p99 ${d.p99_ms} ms, max ${d.max_ms} ms; ${d.delivered}/${d.messages} delivered; send p99 ${d.sends.p99_ms} ms, ${d.sends.errors} errors; server CPU ${d.cpu_ms_per_message} ms per message`);
   }
   out.push(`server peak RSS over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');
   for (const t of results.targets) out.push(`  ${t.result.padEnd(4)} ${t.name}: ${t.measured ?? 'not measured'} (target ${t.target})`);
