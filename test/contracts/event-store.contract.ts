@@ -954,6 +954,39 @@ function describeAggregateStore(getStore: () => EventStore, getNs: () => string)
       expect(decisions).toBeGreaterThanOrEqual(n);
     });
 
+    it('decides on the state it remembers without reading the stream, and catches up when another writer moved it', async () => {
+      const id = `counter${ns}-remembered`;
+      await aggregates.handle(id, counter, add(1));
+      events.reset();
+      const second = await aggregates.handle(id, counter, add(2));
+      expect(second).toMatchObject({ ok: true, value: { revision: 1n, state: { total: 3 } } });
+      expect(events.read(id)).toBe(0);
+      // Another process (another AggregateStore on the same log) appends behind its back.
+      await new AggregateStore(getStore()).handle(id, counter, add(10));
+      const decidedOn: number[] = [];
+      const third = await aggregates.handle(id, counter, (state) => {
+        decidedOn.push(state.total);
+        return add(100)();
+      });
+      // The append at the remembered revision failed; it read the new event and decided again.
+      expect(decidedOn).toEqual([3, 13]);
+      expect(third).toMatchObject({ ok: true, value: { revision: 3n, state: { total: 113, count: 4 } } });
+      expect((await aggregates.load(id, counter)).state).toEqual({ total: 113, count: 4, last: 100 });
+    });
+
+    it('checks a refusal or a no-op on the remembered state against newer events before answering', async () => {
+      const id = `counter${ns}-refusal`;
+      await aggregates.handle(id, counter, add(1));
+      await new AggregateStore(getStore()).handle(id, counter, add(50));
+      // Refuses below a total of 50: the remembered state (1) would refuse, the stream (51) allows.
+      const atLeast50 = (state: Counter) => (state.total >= 50 ? add(1)() : err('too_small'));
+      const outcome = await aggregates.handle(id, counter, atLeast50);
+      expect(outcome).toMatchObject({ ok: true, value: { revision: 2n, state: { total: 52 } } });
+      await new AggregateStore(getStore()).handle(id, counter, add(7));
+      const noop = await aggregates.handle(id, counter, () => ok([]));
+      expect(noop).toMatchObject({ ok: true, value: { revision: 3n, state: { total: 59 } } });
+    });
+
     it('gives up with ConcurrencyError after its attempts when every attempt conflicts', async () => {
       const id = `counter${ns}-contended`;
       const inner = getStore();

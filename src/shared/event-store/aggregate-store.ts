@@ -36,9 +36,9 @@ export const snapshotStreamOf = (streamId: string) => `snapshot-${streamId}`;
 export class AggregateStore {
   /**
    * States this process decided on lately. Events never change, so a state at revision r plus
-   * whatever the stream gained after r is the current state: `handle` reads only the events it
-   * has not folded yet (usually none) instead of the stream or its snapshot again. Another
-   * process' appends are simply those new events.
+   * whatever the stream gained after r is the current state, and an append expecting revision r
+   * fails if the stream gained anything: `handle` decides on the remembered state without
+   * reading the stream or its snapshot again, and reads only the newer events when it must.
    */
   private readonly recent = new RecentStates(MAX_RECENT_STATES);
 
@@ -85,7 +85,8 @@ export class AggregateStore {
 
   /**
    * Decides against the current state and appends the outcome at exactly the revision it was
-   * decided on. On a conflict it reloads and decides again, up to `attempts` times.
+   * decided on. On a conflict it reloads and decides again, up to `attempts` times (a remembered
+   * state found behind the stream is not a conflict with another writer and is not counted).
    */
   async handle<State, Event extends DomainEvent, Error>(
     streamId: string,
@@ -94,11 +95,18 @@ export class AggregateStore {
     options: { attempts?: number; snapshots?: SnapshotCodec<State>; metadata?: Record<string, unknown> } = {},
   ): Promise<Result<Handled<State, Event>, Error>> {
     const attempts = options.attempts ?? 10;
-    for (let attempt = 1; ; attempt++) {
-      const known = this.recent.get<State>(streamId, decider);
-      const loaded = await this.foldFrom(streamId, decider, options.snapshots, known);
-      if (loaded.revision >= 0n) this.recent.set(streamId, decider, loaded);
-      const decision = decide(loaded.state);
+    let trustRecent = true;
+    for (let attempt = 1; ;) {
+      // The remembered state is decided on without a read: an append at its revision fails if
+      // the stream moved on. Recording nothing proves nothing, so a refusal or a no-op on it
+      // is checked against the stream's newer events first.
+      const recent = trustRecent ? this.recent.get<State>(streamId, decider) : null;
+      let loaded = recent ?? (await this.loadLatest(streamId, decider, options.snapshots));
+      let decision = decide(loaded.state);
+      if (recent && !(decision.ok && decision.value.length > 0)) {
+        loaded = await this.loadLatest(streamId, decider, options.snapshots);
+        if (loaded.revision !== recent.revision) decision = decide(loaded.state);
+      }
       if (!decision.ok) return decision;
       const events = decision.value;
       if (events.length === 0) return ok({ ...loaded, events, position: null });
@@ -121,10 +129,25 @@ export class AggregateStore {
           );
         return ok({ state, revision: appended.nextExpectedRevision, events, position: appended.position });
       } catch (error) {
-        if (!(error instanceof ConcurrencyError) || attempt >= attempts) throw error;
-        await jitter(attempt);
+        if (!(error instanceof ConcurrencyError)) throw error;
+        trustRecent = false;
+        if (loaded === recent) continue; // it was behind (another process wrote): read and decide again now
+        if (attempt >= attempts) throw error;
+        await jitter(attempt++);
       }
     }
+  }
+
+  /** The stream folded from the remembered state (or from scratch), remembered in turn. */
+  private async loadLatest<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Event>,
+    snapshots: SnapshotCodec<State> | undefined,
+  ): Promise<Loaded<State>> {
+    const known = this.recent.get<State>(streamId, decider);
+    const loaded = await this.foldFrom(streamId, decider, snapshots, known);
+    if (loaded.revision >= 0n) this.recent.set(streamId, decider, loaded);
+    return loaded;
   }
 
   /**

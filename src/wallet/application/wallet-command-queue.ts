@@ -79,8 +79,13 @@ export class WalletCommandQueue {
   }
 
   private async runBatch(walletId: string, batch: Pending[]): Promise<void> {
-    for (let attempt = 1; ; attempt++) {
-      const current = await this.current(walletId);
+    let trustCache = true;
+    for (let attempt = 1; ;) {
+      // Decided on the cached wallet without a read: the append at its revision fails if the
+      // stream moved on. A refusal or a no-op records nothing, so it proves nothing: the batch
+      // is then decided again on the wallet as stored, never refused on stale credit.
+      const cached = trustCache ? this.cache.get(walletId) : undefined;
+      const current = cached ?? (await this.current(walletId));
       let state = current.state;
       const outcomes: { result: Result<WalletOutcome, DomainError>; recorded: boolean }[] = [];
       const recorded: WalletEvent[] = [];
@@ -96,6 +101,10 @@ export class WalletCommandQueue {
           result: ok({ events: decision.value, wallet: state, position: null }),
           recorded: decision.value.length > 0,
         });
+      }
+      if (cached && outcomes.some((o) => !o.recorded)) {
+        trustCache = false;
+        continue;
       }
       if (recorded.length === 0) {
         batch.forEach((pending, i) => pending.resolve(outcomes[i].result));
@@ -119,8 +128,13 @@ export class WalletCommandQueue {
         });
         return;
       } catch (error) {
-        this.cache.delete(walletId);
-        if (!(error instanceof ConcurrencyError) || attempt >= 20) throw error;
+        if (!(error instanceof ConcurrencyError)) {
+          this.cache.delete(walletId);
+          throw error;
+        }
+        trustCache = false; // current() reads what the stream gained since
+        if (cached) continue;
+        if (attempt++ >= 20) throw error;
       }
     }
   }
