@@ -14,15 +14,23 @@ export function settlementProcess(
   events: EventStore,
   logger: Pick<Logger, 'warn'>,
 ): Projection {
+  // Each open message's wallet, noted from MessageQueued as it goes by, so settling reads no
+  // stream; after a restart (or for one pushed out) the stream's first event says it.
+  const walletOf = new Map<string, string | null>();
   return {
     name: 'message-settlement',
     kind: 'process-manager',
     collections: [],
     filter: {
       streamPrefixes: ['message-'],
-      eventTypes: ['MessageDelivered', 'MessageFailed', 'MessageExpired'],
+      eventTypes: ['MessageQueued', 'MessageDelivered', 'MessageFailed', 'MessageExpired'],
     },
     apply(recorded: RecordedEvent, view: ProjectionView) {
+      if (recorded.type === 'MessageQueued') {
+        walletOf.set(recorded.streamId, (recorded.data as MessageQueuedData).walletId ?? null);
+        if (walletOf.size > MAX_OPEN_MESSAGES) walletOf.delete(walletOf.keys().next().value as string);
+        return;
+      }
       // Settlements of different messages are independent: the batch's captures go to the
       // wallets together, so a busy wallet records them in one append.
       view.afterBatch(() => settle(recorded));
@@ -30,19 +38,29 @@ export function settlementProcess(
   };
 
   async function settle(recorded: RecordedEvent): Promise<void> {
-    const [first] = await events.readStream(recorded.streamId, { limit: 1 });
-    if (first?.type !== 'MessageQueued') return;
-    const queued = first.data as MessageQueuedData;
-    if (!queued.walletId) return;
+    const messageId = recorded.streamId.slice('message-'.length);
+    const walletId = walletOf.has(recorded.streamId)
+      ? walletOf.get(recorded.streamId)
+      : await walletFromStream(recorded.streamId);
+    walletOf.delete(recorded.streamId);
+    if (!walletId) return;
     const result =
       recorded.type === 'MessageDelivered'
-        ? await wallets.capture(queued.walletId, queued.messageId)
+        ? await wallets.capture(walletId, messageId)
         : await wallets.release(
-            queued.walletId,
-            queued.messageId,
+            walletId,
+            messageId,
             `message ${recorded.type === 'MessageFailed' ? 'failed' : 'expired'}`,
           );
-    if (!result.ok)
-      logger.warn(`settling ${queued.messageId} on ${queued.walletId} refused: ${result.error.code}`);
+    if (!result.ok) logger.warn(`settling ${messageId} on ${walletId} refused: ${result.error.code}`);
+  }
+
+  async function walletFromStream(streamId: string): Promise<string | null> {
+    const [first] = await events.readStream(streamId, { limit: 1 });
+    if (first?.type !== 'MessageQueued') return null;
+    return (first.data as MessageQueuedData).walletId ?? null;
   }
 }
+
+/** Messages queued and not settled yet whose wallet is kept in memory. */
+const MAX_OPEN_MESSAGES = 100_000;

@@ -7,7 +7,7 @@ import {
 } from '../../billing/projections/checkouts.projection';
 import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
-import type { MessageEvent } from '../../messaging/domain/message.events';
+import { MESSAGE_EVENT_TYPES, MessageEvent } from '../../messaging/domain/message.events';
 import {
   MESSAGES,
   MessageDoc,
@@ -57,14 +57,17 @@ export function webhookEventId(streamId: string, revision: bigint): string {
 export function webhookEventsProcess(events: EventStore, publicUrl: string): Projection {
   const checkouts = checkoutsProjection(publicUrl);
   const histories = new SourceHistories(events, 5_000);
+  const log = new WebhookEventLog(events, 10_000);
   return {
     name: WEBHOOK_EVENTS_PROCESS,
     kind: 'process-manager',
     collections: [PM_WALLETS, PM_ENDPOINTS],
     filter: {
       streamPrefixes: ['message-', CHECKOUT_STREAM_PREFIX, WEBHOOK_ENDPOINT_STREAM_PREFIX],
+      // Every message event, not only those that become webhook events: the process keeps each
+      // message's history as it goes by instead of reading the stream back for each one.
       eventTypes: [
-        ...Object.keys(MESSAGE_TYPES),
+        ...MESSAGE_EVENT_TYPES,
         'CheckoutSucceeded',
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
@@ -74,6 +77,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
     async apply(recorded: RecordedEvent, view: ProjectionView) {
       if (recorded.streamId.startsWith(WEBHOOK_ENDPOINT_STREAM_PREFIX)) return trackEndpoint(recorded, view);
       const history = await histories.upTo(recorded);
+      if (recorded.streamId.startsWith('message-') && !MESSAGE_TYPES[recorded.type]) return;
       if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
       const built = recorded.streamId.startsWith(CHECKOUT_STREAM_PREFIX)
         ? await checkoutEvent(history, recorded)
@@ -83,7 +87,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
       const endpoints = (wallet?.endpoints ?? [])
         .filter((e) => e.events.includes(built.event.type))
         .map((e) => e.id);
-      recordAfterBatch(events, view, built.walletId, {
+      recordAfterBatch(log, view, built.walletId, {
         type: 'WebhookEventRecorded',
         data: {
           event: built.event,
@@ -180,7 +184,7 @@ const batches = new WeakMap<ProjectionView, Map<string, WebhookEventRecorded[]>>
  * recorded in one append: one stream write per wallet, all wallets in one group commit.
  */
 function recordAfterBatch(
-  events: EventStore,
+  log: WebhookEventLog,
   view: ProjectionView,
   walletId: string,
   event: WebhookEventRecorded,
@@ -191,31 +195,74 @@ function recordAfterBatch(
   if (queued) return void queued.push(event);
   const list = [event];
   byWallet.set(walletId, list);
-  view.afterBatch(() => record(events, walletId, list));
+  view.afterBatch(() => log.record(walletId, list));
 }
 
-/** Appends the events whose source was not recorded yet; a racing writer makes it look again. */
-async function record(events: EventStore, walletId: string, batch: WebhookEventRecorded[]): Promise<void> {
-  const stream = webhookEventsStream(walletId);
-  const sourceOf = (event: WebhookEventRecorded) => BigInt(event.data.source.position);
-  for (let attempt = 1; ; attempt++) {
-    const [last] = await events.readStream(stream, { direction: 'backwards', limit: 1 });
-    const recordedUpTo = last ? sourceOf(last as unknown as WebhookEventRecorded) : -1n;
-    const fresh = batch.filter((event) => sourceOf(event) > recordedUpTo);
-    if (fresh.length === 0) return;
-    try {
-      await events.append(stream, fresh, last ? last.revision : 'no_stream');
-      return;
-    } catch (error) {
-      if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
+interface Tail {
+  /** -1n while the stream does not exist. */
+  readonly revision: bigint;
+  /** The source position of its newest event; -1n when none. */
+  readonly source: bigint;
+}
+
+const sourceOf = (event: WebhookEventRecorded) => BigInt(event.data.source.position);
+
+/**
+ * Writes the wallets' webhook event streams, idempotently: an event whose source is at or below
+ * the stream's newest source was recorded already. Each stream's tail is remembered from the
+ * last write, so a write needs no read; if another process wrote meanwhile, the append at the
+ * remembered revision fails and the tail is read again.
+ */
+class WebhookEventLog {
+  private readonly tails = new Map<string, Tail>();
+
+  constructor(
+    private readonly events: EventStore,
+    private readonly capacity: number,
+  ) {}
+
+  async record(walletId: string, batch: readonly WebhookEventRecorded[]): Promise<void> {
+    const stream = webhookEventsStream(walletId);
+    for (let attempt = 1; ; attempt++) {
+      const tail = this.tails.get(stream) ?? (await this.readTail(stream));
+      const fresh = batch.filter((event) => sourceOf(event) > tail.source);
+      if (fresh.length === 0) return;
+      try {
+        const appended = await this.events.append(
+          stream,
+          fresh,
+          tail.revision < 0n ? 'no_stream' : tail.revision,
+        );
+        this.remember(stream, {
+          revision: appended.nextExpectedRevision,
+          source: sourceOf(fresh[fresh.length - 1]),
+        });
+        return;
+      } catch (error) {
+        this.tails.delete(stream);
+        if (!(error instanceof ConcurrencyError) || attempt >= 5) throw error;
+      }
     }
+  }
+
+  private async readTail(stream: string): Promise<Tail> {
+    const [last] = await this.events.readStream(stream, { direction: 'backwards', limit: 1 });
+    if (!last) return { revision: -1n, source: -1n };
+    return { revision: last.revision, source: sourceOf(last as unknown as WebhookEventRecorded) };
+  }
+
+  private remember(stream: string, tail: Tail): void {
+    this.tails.delete(stream);
+    this.tails.set(stream, tail);
+    if (this.tails.size > this.capacity) this.tails.delete(this.tails.keys().next().value as string);
   }
 }
 
 /**
- * The source streams' events up to the one being handled. A message's events arrive here one
- * by one, each needing the stream before it: remembering what was read makes each event read
- * only itself rather than the whole stream again. Events never change, so nothing goes stale.
+ * The source streams' events up to the one being handled. A message's events all arrive here
+ * in order, so its history is built as they go by; the stream is read only for what this
+ * process has not seen (after a restart, or a history pushed out by newer ones). Events never
+ * change, so nothing goes stale.
  */
 class SourceHistories {
   private readonly streams = new Map<string, readonly RecordedEvent[]>();
@@ -228,7 +275,9 @@ class SourceHistories {
   async upTo(recorded: RecordedEvent): Promise<readonly RecordedEvent[]> {
     const wanted = Number(recorded.revision) + 1;
     let history = this.streams.get(recorded.streamId) ?? [];
-    if (history.length < wanted) {
+    if (history.length === wanted - 1) {
+      history = [...history, recorded];
+    } else if (history.length < wanted) {
       const missing = await this.events.readStream(recorded.streamId, {
         fromRevision: BigInt(history.length),
         limit: wanted - history.length,
