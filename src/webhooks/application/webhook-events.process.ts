@@ -15,6 +15,7 @@ import {
   toApiMessage,
 } from '../../messaging/projections/messages.projection';
 import { fold } from '../../shared/decider';
+import { base62 } from '../../shared/ids';
 import { ConcurrencyError, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { DocumentIndex } from '../../shared/read-store/read-store.port';
@@ -43,9 +44,14 @@ const MESSAGE_TYPES: Record<string, WebhookEventType> = {
   MessageExpired: 'message.expired',
 };
 
-/** Deterministic from the source event, so a replay after a crash names the same event. */
-export function webhookEventId(streamId: string, revision: bigint): string {
-  return `evt_${createHash('sha256').update(`${streamId}@${revision}`).digest('hex').slice(0, 32)}`;
+/**
+ * Deterministic from the source event, so a replay after a crash names the same event. It
+ * starts with the source's log position, so event ids sort in log order and the index of
+ * recent events stays together in the read store instead of spreading over random pages.
+ */
+export function webhookEventId(source: RecordedEvent): string {
+  const digest = createHash('sha256').update(`${source.streamId}@${source.revision}`).digest('hex');
+  return `evt_${base62(source.position, 11)}${digest.slice(0, 16)}`;
 }
 
 /**
@@ -146,7 +152,7 @@ function eventObject(
   data: object,
 ): WebhookEventObject {
   return {
-    id: webhookEventId(recorded.streamId, recorded.revision),
+    id: webhookEventId(recorded),
     object: 'event',
     type,
     created_at: recorded.recordedAt.toISOString(),
