@@ -9,8 +9,8 @@
  * BENCH_CONNECTIONS (64), BENCH_DLR_RATE (sends/s in the DLR scenario, 200),
  * BENCH_DLR_SECONDS (10), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_KEEP=1 (keep the
  * temp data directories), BENCH_CPU_PROF=dir (run the servers under node --cpu-prof),
- * BENCH_SQL_STATS=dir (count each server's SQLite statements, see sql-stats.js), BENCH_ONLY=dlr
- * (scenario 7 alone).
+ * BENCH_SQL_STATS=dir (count each server's SQLite statements, see sql-stats.js), BENCH_ONLY=dlr or
+ * sends (scenario 7, or 2-4, alone).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -24,7 +24,10 @@ const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 64);
 const DLR_RATE = Number(process.env.BENCH_DLR_RATE ?? 200);
 const DLR_SECONDS = Number(process.env.BENCH_DLR_SECONDS ?? 10);
 const WARMUP = 3;
-/** BENCH_ONLY=dlr runs scenario 7 alone: a quick, steady measure of what one message costs. */
+/**
+ * BENCH_ONLY=dlr runs scenario 7 alone (a quick, steady measure of what one message costs);
+ * BENCH_ONLY=sends runs scenarios 2-4 alone (their ratios then have no baseline).
+ */
 const ONLY = process.env.BENCH_ONLY;
 
 const TARGETS = {
@@ -266,7 +269,7 @@ async function main() {
   }
 
   // 2-4. Sends, hot wallet, reads: one server on a seeded store.
-  if (!ONLY) {
+  if (!ONLY || ONLY === 'sends') {
     const sendsDir = join(tmpRoot, 'sends');
     log('seeding 101 merchants (100 spread + 1 hot wallet)');
     const seeded = await seedMerchants(sendsDir, 101, 10_000_000);
@@ -307,7 +310,7 @@ async function main() {
   }
 
   // 7. Accept to DELIVERED with TEST_DLR_DELAY_MS=0, at a steady rate, on its own server.
-  {
+  if (!ONLY || ONLY === 'dlr') {
     const dlrDir = join(tmpRoot, 'dlr');
     const seededDlr = await seedMerchants(dlrDir, 10, 1_000_000);
     const server = await startServer(dlrDir, { TEST_DLR_DELAY_MS: '0' });
@@ -364,7 +367,7 @@ function evaluate(s, peakRssMb) {
   const t = [];
   const add = (name, target, measured, pass) => t.push({ name, target, measured, result: measured === null ? 'SKIP' : pass ? 'PASS' : 'FAIL' });
   const has = (x) => x && !x.skipped;
-  if (has(s.sends)) {
+  if (has(s.sends) && has(s.baseline)) {
     const ratio = s.sends.rps / s.baseline.rps;
     add('sends vs baseline req/s', `>= ${TARGETS.sendsVsBaseline}x`, `${ratio.toFixed(2)}x`, ratio >= TARGETS.sendsVsBaseline);
     add('sends p99 latency', `<= ${TARGETS.sendsP99Ms} ms`, `${s.sends.p99_ms} ms`, s.sends.p99_ms <= TARGETS.sendsP99Ms);
@@ -399,9 +402,9 @@ function print(results) {
   const http = (name, r, ratio) =>
     rows.push(r && !r.skipped ? [name, Math.round(r.rps), r.p50_ms, r.p99_ms, r.errors, r.peak_rss_mb, ratio ?? ''] : [name, 'skipped', '', '', '', '', '']);
   http('1 baseline GET {ok:true}', s.baseline, '1.00 (baseline)');
-  http('2 sends, 100 wallets', s.sends, s.sends?.rps ? `${(s.sends.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
+  http('2 sends, 100 wallets', s.sends, s.sends?.rps && s.baseline ? `${(s.sends.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
   http('3 sends, 1 hot wallet', s.hot_wallet, s.hot_wallet?.rps && s.sends?.rps ? `${(s.hot_wallet.rps / s.sends.rps).toFixed(2)} of spread` : '');
-  http('4 GET /v1/messages/:id', s.reads, s.reads?.rps ? `${(s.reads.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
+  http('4 GET /v1/messages/:id', s.reads, s.reads?.rps && s.baseline ? `${(s.reads.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join(' | ');
   const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)];
