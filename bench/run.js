@@ -409,7 +409,7 @@ function print(results) {
   const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join(' | ');
   const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)];
   if (s.wallet_load) {
-    out.push('', '5 wallet load (AggregateStore.load, median of 200):');
+    out.push('', '5 wallet load (AggregateStore.load, median of 1,000, wallets in turn):');
     for (const l of Object.values(s.wallet_load.load)) out.push(`  ${String(l.events).padStart(9)} events: ${l.median_ms} ms (p99 ${l.p99_ms} ms)`);
     for (const [id, seed] of Object.entries(s.wallet_load.seed)) out.push(`  seeding ${id}: ${seed.events} events in ${seed.ms} ms (${seed.events_per_s} events/s)`);
     out.push(`6 wallet:replay: ${s.replay.events} events in ${s.replay.ms} ms = ${s.replay.events_per_s} events/s`);
