@@ -473,6 +473,45 @@ function describeProjectionRunner(getFixture: () => ReadStoreFixture | undefined
       expect(ledger.calls).toBeGreaterThan(12); // some events really were applied again
     });
 
+    it("runs a batch's side effects together before its checkpoint, and the whole batch again when one fails", async () => {
+      for (let i = 0; i < 4; i++) await deposit('fx', i + 1);
+      const head = await deposit('fx', 5);
+      const started: number[] = [];
+      let running = 0;
+      let overlapped = false;
+      let failOnce = true;
+      let checkpointWhileRunning: bigint | null | undefined;
+      const effects: Projection = {
+        name: `effects${ns}`,
+        collections: [],
+        filter: { streamPrefixes: [`w${ns}-fx`] },
+        apply(event, view) {
+          view.afterBatch(async () => {
+            started.push(Number(event.revision));
+            running++;
+            overlapped ||= running > 1;
+            checkpointWhileRunning = await store.checkpoint(`effects${ns}`);
+            await sleep(5);
+            running--;
+            if (event.revision === 3n && failOnce) {
+              failOnce = false;
+              throw new Error('effect failed');
+            }
+          });
+        },
+      };
+      const r = runner([effects], { batchSize: 10 });
+      await r.start();
+      await r.waitFor(head, null, PATIENCE_MS);
+      expect(overlapped).toBe(true); // the batch's effects ran side by side
+      expect(checkpointWhileRunning ?? null).toBeNull(); // nothing committed while they ran
+      expect(failures).toHaveLength(1);
+      // All five ran, then all five again after the failure: at-least-once, never skipped.
+      expect(started.slice(0, 5)).toEqual([0, 1, 2, 3, 4]);
+      expect(started.slice(5)).toEqual([0, 1, 2, 3, 4]);
+      expect(await store.checkpoint(`effects${ns}`)).toBe(head);
+    });
+
     it('a new runner continues from the stored checkpoint without applying anything twice', async () => {
       const ledger = new LedgerProjection(ns);
       const first = await deposit('1', 1, 2, 3);
