@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { RecentlyUsed } from '../../shared/recently-used';
 
 interface Submission {
   readonly messageId: string;
@@ -18,7 +19,7 @@ const MAX_ENTRIES = 50_000;
  */
 @Injectable()
 export class RecentSubmissions {
-  private readonly byCarrierId = new Map<string, Submission>();
+  private readonly byCarrierId = new RecentlyUsed<string, Submission>(MAX_ENTRIES);
 
   remember(
     carrier: string,
@@ -28,15 +29,10 @@ export class RecentSubmissions {
   ): void {
     const submission: Submission = { messageId, recorded: recorded.catch(() => false) };
     const keys = carrierMessageIds.map((id) => key(carrier, id));
-    for (const k of keys) {
-      this.byCarrierId.delete(k);
-      this.byCarrierId.set(k, submission);
-    }
-    while (this.byCarrierId.size > MAX_ENTRIES)
-      this.byCarrierId.delete(this.byCarrierId.keys().next().value as string);
+    for (const k of keys) this.byCarrierId.set(k, submission);
     void submission.recorded.then(() => {
       const timer = setTimeout(() => {
-        for (const k of keys) if (this.byCarrierId.get(k) === submission) this.byCarrierId.delete(k);
+        for (const k of keys) if (this.byCarrierId.peek(k) === submission) this.byCarrierId.delete(k);
       }, FORGET_AFTER_MS);
       timer.unref?.();
     });

@@ -1,5 +1,6 @@
 import type { Logger } from '@nestjs/common';
 import type { EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
+import { RecentlyUsed } from '../../shared/recently-used';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { WalletService } from '../../wallet/application/wallet.service';
 import type { MessageQueuedData } from '../domain/message.events';
@@ -16,7 +17,7 @@ export function settlementProcess(
 ): Projection {
   // Each open message's wallet, noted from MessageQueued as it goes by, so settling reads no
   // stream; after a restart (or for one pushed out) the stream's first event says it.
-  const walletOf = new Map<string, string | null>();
+  const walletOf = new RecentlyUsed<string, string | null>(MAX_OPEN_MESSAGES);
   return {
     name: 'message-settlement',
     kind: 'process-manager',
@@ -28,7 +29,6 @@ export function settlementProcess(
     apply(recorded: RecordedEvent, view: ProjectionView) {
       if (recorded.type === 'MessageQueued') {
         walletOf.set(recorded.streamId, (recorded.data as MessageQueuedData).walletId ?? null);
-        if (walletOf.size > MAX_OPEN_MESSAGES) walletOf.delete(walletOf.keys().next().value as string);
         return;
       }
       // Settlements of different messages are independent: the batch's captures go to the
@@ -40,7 +40,7 @@ export function settlementProcess(
   async function settle(recorded: RecordedEvent): Promise<void> {
     const messageId = recorded.streamId.slice('message-'.length);
     const walletId = walletOf.has(recorded.streamId)
-      ? walletOf.get(recorded.streamId)
+      ? walletOf.peek(recorded.streamId)
       : await walletFromStream(recorded.streamId);
     walletOf.delete(recorded.streamId);
     if (!walletId) return;

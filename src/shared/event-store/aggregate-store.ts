@@ -1,6 +1,7 @@
 import type { Decider, DomainEvent } from '../decider';
 import type { Result } from '../result';
 import { ok } from '../result';
+import { RecentlyUsed } from '../recently-used';
 import { ConcurrencyError, EventStore, RecordedEvent } from './event-store.port';
 
 /** How an aggregate's state is written to and read from a snapshot. */
@@ -40,7 +41,7 @@ export class AggregateStore {
    * fails if the stream gained anything: `handle` decides on the remembered state without
    * reading the stream or its snapshot again, and reads only the newer events when it must.
    */
-  private readonly recent = new RecentStates(MAX_RECENT_STATES);
+  private readonly recent = new RecentStates();
 
   constructor(private readonly events: EventStore) {}
 
@@ -50,10 +51,14 @@ export class AggregateStore {
     decider: Decider<State, Event>,
     snapshots?: SnapshotCodec<State>,
   ): Promise<Loaded<State>> {
-    return this.foldFrom(streamId, decider, snapshots, null);
+    return this.loadFrom(streamId, decider, snapshots, null);
   }
 
-  private async foldFrom<State, Event extends DomainEvent>(
+  /**
+   * The stream's state now, folded on from `known` (a state the caller holds, at its revision)
+   * by reading only the events after it: usually none. Without `known`, `load`.
+   */
+  async loadFrom<State, Event extends DomainEvent>(
     streamId: string,
     decider: Decider<State, Event>,
     snapshots: SnapshotCodec<State> | undefined,
@@ -145,7 +150,7 @@ export class AggregateStore {
     snapshots: SnapshotCodec<State> | undefined,
   ): Promise<Loaded<State>> {
     const known = this.recent.get<State>(streamId, decider);
-    const loaded = await this.foldFrom(streamId, decider, snapshots, known);
+    const loaded = await this.loadFrom(streamId, decider, snapshots, known);
     if (loaded.revision >= 0n) this.recent.set(streamId, decider, loaded);
     return loaded;
   }
@@ -178,24 +183,19 @@ export class AggregateStore {
 
 const MAX_RECENT_STATES = 10_000;
 
-/** A bounded least-recently-used map of states by stream, each valid only for its own decider. */
+/** Remembered states by stream, each valid only for the decider that folded it. */
 class RecentStates {
-  private readonly entries = new Map<string, { decider: object; loaded: Loaded<unknown> }>();
-
-  constructor(private readonly capacity: number) {}
+  private readonly entries = new RecentlyUsed<string, { decider: object; loaded: Loaded<unknown> }>(
+    MAX_RECENT_STATES,
+  );
 
   get<State>(streamId: string, decider: object): Loaded<State> | null {
     const entry = this.entries.get(streamId);
-    if (!entry || entry.decider !== decider) return null;
-    this.entries.delete(streamId);
-    this.entries.set(streamId, entry);
-    return entry.loaded as Loaded<State>;
+    return entry && entry.decider === decider ? (entry.loaded as Loaded<State>) : null;
   }
 
   set<State>(streamId: string, decider: object, loaded: Loaded<State>): void {
-    this.entries.delete(streamId);
     this.entries.set(streamId, { decider, loaded });
-    if (this.entries.size > this.capacity) this.entries.delete(this.entries.keys().next().value as string);
   }
 }
 

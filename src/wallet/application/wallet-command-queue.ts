@@ -1,6 +1,7 @@
 import type { DomainError } from '../../shared/domain-error';
 import { ConcurrencyError, EventStore } from '../../shared/event-store/event-store.port';
-import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { AggregateStore, Loaded } from '../../shared/event-store/aggregate-store';
+import { RecentlyUsed } from '../../shared/recently-used';
 import { ok, Result } from '../../shared/result';
 import { evolve, Wallet, walletDecider, walletSnapshots } from '../domain/wallet.decider';
 import { walletStream, WalletEvent } from '../domain/wallet.events';
@@ -22,11 +23,6 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-interface Cached {
-  state: Wallet;
-  revision: bigint;
-}
-
 const MAX_BATCH = 256;
 const MAX_CACHED_WALLETS = 10_000;
 
@@ -39,7 +35,7 @@ const MAX_CACHED_WALLETS = 10_000;
  */
 export class WalletCommandQueue {
   private readonly queues = new Map<string, Pending[]>();
-  private readonly cache = new Map<string, Cached>();
+  private readonly cache = new RecentlyUsed<string, Loaded<Wallet>>(MAX_CACHED_WALLETS);
 
   constructor(
     private readonly events: EventStore,
@@ -114,7 +110,7 @@ export class WalletCommandQueue {
         const stream = walletStream(walletId);
         const expected = current.revision < 0n ? 'no_stream' : current.revision;
         const appended = await this.events.append(stream, recorded, expected);
-        this.remember(walletId, { state, revision: appended.nextExpectedRevision });
+        this.cache.set(walletId, { state, revision: appended.nextExpectedRevision });
         await this.aggregates.maybeSnapshot(
           stream,
           state,
@@ -140,26 +136,19 @@ export class WalletCommandQueue {
   }
 
   /**
-   * The wallet as the store has it now. The cached state is used only when the stream has
-   * nothing newer, so a refusal is never decided on stale credit.
+   * The wallet as the store has it now: the cached state with whatever the stream gained since
+   * folded in (usually nothing, read without parsing an event), so a refusal is never decided
+   * on stale credit.
    */
-  private async current(walletId: string): Promise<Cached> {
-    const stream = walletStream(walletId);
-    const cached = this.cache.get(walletId);
-    if (cached) {
-      // Usually nothing is newer, and an empty read costs no event parsing.
-      const newer = await this.events.readStream(stream, { fromRevision: cached.revision + 1n, limit: 1 });
-      if (newer.length === 0) return cached;
-    }
-    const loaded = await this.aggregates.load(stream, walletDecider, walletSnapshots);
-    const fresh = { state: loaded.state, revision: loaded.revision };
-    if (loaded.revision >= 0n) this.remember(walletId, fresh);
-    return fresh;
-  }
-
-  private remember(walletId: string, entry: Cached): void {
-    this.cache.delete(walletId);
-    this.cache.set(walletId, entry);
-    if (this.cache.size > MAX_CACHED_WALLETS) this.cache.delete(this.cache.keys().next().value as string);
+  private async current(walletId: string): Promise<Loaded<Wallet>> {
+    const cached = this.cache.get(walletId) ?? null;
+    const loaded = await this.aggregates.loadFrom(
+      walletStream(walletId),
+      walletDecider,
+      walletSnapshots,
+      cached,
+    );
+    if (loaded.revision >= 0n) this.cache.set(walletId, loaded);
+    return loaded;
   }
 }

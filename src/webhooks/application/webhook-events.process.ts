@@ -16,6 +16,7 @@ import {
 } from '../../messaging/projections/messages.projection';
 import { fold } from '../../shared/decider';
 import { base62 } from '../../shared/ids';
+import { RecentlyUsed } from '../../shared/recently-used';
 import { ConcurrencyError, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { DocumentIndex } from '../../shared/read-store/read-store.port';
@@ -220,12 +221,14 @@ const sourceOf = (event: WebhookEventRecorded) => BigInt(event.data.source.posit
  * remembered revision fails and the tail is read again.
  */
 class WebhookEventLog {
-  private readonly tails = new Map<string, Tail>();
+  private readonly tails: RecentlyUsed<string, Tail>;
 
   constructor(
     private readonly events: EventStore,
-    private readonly capacity: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.tails = new RecentlyUsed(capacity);
+  }
 
   async record(walletId: string, batch: readonly WebhookEventRecorded[]): Promise<void> {
     const stream = webhookEventsStream(walletId);
@@ -239,7 +242,7 @@ class WebhookEventLog {
           fresh,
           tail.revision < 0n ? 'no_stream' : tail.revision,
         );
-        this.remember(stream, {
+        this.tails.set(stream, {
           revision: appended.nextExpectedRevision,
           source: sourceOf(fresh[fresh.length - 1]),
         });
@@ -256,12 +259,6 @@ class WebhookEventLog {
     if (!last) return { revision: -1n, source: -1n };
     return { revision: last.revision, source: sourceOf(last as unknown as WebhookEventRecorded) };
   }
-
-  private remember(stream: string, tail: Tail): void {
-    this.tails.delete(stream);
-    this.tails.set(stream, tail);
-    if (this.tails.size > this.capacity) this.tails.delete(this.tails.keys().next().value as string);
-  }
 }
 
 /**
@@ -271,12 +268,14 @@ class WebhookEventLog {
  * change, so nothing goes stale.
  */
 class SourceHistories {
-  private readonly streams = new Map<string, readonly RecordedEvent[]>();
+  private readonly streams: RecentlyUsed<string, readonly RecordedEvent[]>;
 
   constructor(
     private readonly events: EventStore,
-    private readonly capacity: number,
-  ) {}
+    capacity: number,
+  ) {
+    this.streams = new RecentlyUsed(capacity);
+  }
 
   async upTo(recorded: RecordedEvent): Promise<readonly RecordedEvent[]> {
     const wanted = Number(recorded.revision) + 1;
@@ -290,9 +289,7 @@ class SourceHistories {
       });
       history = [...history, ...missing];
     }
-    this.streams.delete(recorded.streamId);
     this.streams.set(recorded.streamId, history);
-    if (this.streams.size > this.capacity) this.streams.delete(this.streams.keys().next().value as string);
     return history.slice(0, wanted);
   }
 }
