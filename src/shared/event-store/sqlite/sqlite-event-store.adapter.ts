@@ -16,6 +16,7 @@ import {
   Subscription,
 } from '../event-store.port';
 import { openSqlite } from '../../sqlite/sqlite-database';
+import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 
 interface EventRow {
@@ -60,12 +61,10 @@ const categoryOf = (streamId: string) => {
   return dash < 0 ? streamId : streamId.slice(0, dash);
 };
 
-interface PendingAppend {
+interface AppendRequest {
   readonly streamId: string;
   readonly events: readonly NewEvent[];
   readonly expected: ExpectedRevision;
-  readonly resolve: (result: AppendResult) => void;
-  readonly reject: (error: unknown) => void;
 }
 
 interface Written {
@@ -105,10 +104,8 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private readonly statements;
   // Transaction functions are built once: wrapping a fresh closure per call cost more than the query.
-  private readonly appendTransaction;
-  private readonly groupTransaction;
+  private readonly appends: GroupCommit<AppendRequest, Written>;
   private readonly readAllTransaction;
-  private pendingAppends: PendingAppend[] = [];
   /**
    * The events this process committed last, parsed once for all subscriptions instead of read
    * back and parsed again by each. They are shared: subscribers must treat events as read-only.
@@ -136,122 +133,81 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       ),
     };
-    this.appendTransaction = this.createAppendTransaction();
-    this.groupTransaction = this.createGroupTransaction();
+    this.appends = new GroupCommit(this.db, {
+      operation: 'append',
+      write: (request) => this.write(request),
+      isRefusal: (error) => error instanceof ConcurrencyError,
+      onCommitted: (written) => this.announce(written),
+    });
     this.readAllTransaction = this.createReadAllTransaction();
   }
 
   /**
-   * Appends are group-committed: every append requested in one turn of the event loop is
-   * written in one IMMEDIATE transaction, each inside its own savepoint, so one stream's
-   * ConcurrencyError refuses only that append. One commit instead of dozens is most of what a
-   * busy server spends on the store.
+   * Appends are group-committed (GroupCommit): every append requested in one turn of the event
+   * loop is written in one IMMEDIATE transaction, each inside its own savepoint, so one stream's
+   * ConcurrencyError refuses only that append.
    */
-  append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult> {
-    if (events.length === 0) return Promise.reject(new Error('append needs at least one event'));
-    return new Promise((resolve, reject) => {
-      this.pendingAppends.push({ streamId, events, expected, resolve, reject });
-      if (this.pendingAppends.length === 1) setImmediate(() => this.flushAppends());
-    });
+  async append(
+    streamId: string,
+    events: readonly NewEvent[],
+    expected: ExpectedRevision,
+  ): Promise<AppendResult> {
+    if (events.length === 0) throw new Error('append needs at least one event');
+    const written = await this.appends.submit({ streamId, events, expected });
+    return { nextExpectedRevision: written.nextExpectedRevision, position: written.position };
   }
 
-  private flushAppends(): void {
-    const batch = this.pendingAppends;
-    this.pendingAppends = [];
-    const outcomes: (Written | ConcurrencyError)[] = [];
-    try {
-      guarded('append', () => this.groupTransaction.immediate(batch, outcomes));
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-      return;
-    }
-    this.rememberCommitted(outcomes);
-    batch.forEach((pending, i) => {
-      const outcome = outcomes[i];
-      if (outcome instanceof ConcurrencyError) return pending.reject(outcome);
+  /**
+   * Tells the subscriptions what a group committed: its events join the recent appends, parsed
+   * from the text that was stored so they are what a read would give (with no subscription
+   * there is no reader, and the window is emptied rather than parsed for nobody), and each
+   * append's notice goes out.
+   */
+  private announce(written: readonly { request: AppendRequest; outcome: Written }[]): void {
+    if (this.subscriptions.size === 0) this.recent.clear();
+    else for (const { outcome } of written) for (const row of outcome.rows) this.recent.add(toRecorded(row));
+    for (const { request, outcome } of written) {
       const notice: AppendNotice = {
-        streamId: pending.streamId,
-        types: pending.events.map((e) => e.type),
+        streamId: request.streamId,
+        types: request.events.map((e) => e.type),
         first: outcome.first,
         last: outcome.position,
       };
       this.appended.emit('append', notice);
-      pending.resolve({ nextExpectedRevision: outcome.nextExpectedRevision, position: outcome.position });
-    });
-  }
-
-  /**
-   * Keeps the committed events for the subscriptions, parsed from the text that was stored so
-   * they are what a read would give. Refused appends inserted nothing. With no subscription
-   * there is no reader: the window is emptied rather than parsed for nobody.
-   */
-  private rememberCommitted(outcomes: readonly (Written | ConcurrencyError)[]): void {
-    if (this.subscriptions.size === 0) return this.recent.clear();
-    for (const outcome of outcomes) {
-      if (outcome instanceof ConcurrencyError) continue;
-      for (const row of outcome.rows) this.recent.add(toRecorded(row));
     }
   }
 
-  /** The batch's transaction: each append runs as a nested transaction, i.e. a savepoint. */
-  private createGroupTransaction() {
-    return this.db.transaction(
-      (batch: readonly PendingAppend[], outcomes: (Written | ConcurrencyError)[]) => {
-        for (const pending of batch) {
-          try {
-            outcomes.push(this.appendTransaction(pending.streamId, pending.events, pending.expected));
-          } catch (error) {
-            if (!(error instanceof ConcurrencyError)) throw error;
-            outcomes.push(error);
-          }
-        }
-      },
-    );
-  }
-
-  /** One IMMEDIATE transaction: check the stream's revision, insert its events. */
-  private createAppendTransaction() {
-    return this.db.transaction(
-      (streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Written => {
-        const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
-        const current = row ? BigInt(row.revision) : -1n;
-        if (!expectationHolds(expected, current)) {
-          throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
-        }
-        const now = new Date().toISOString();
-        const category = categoryOf(streamId);
-        let revision = current;
-        let first = 0n;
-        let position = 0n;
-        const rows: EventRow[] = [];
-        for (const event of events) {
-          revision += 1n;
-          const data = JSON.stringify(event.data);
-          const metadata = event.metadata ? JSON.stringify(event.metadata) : null;
-          const info = this.statements.insert.run(
-            streamId,
-            category,
-            revision,
-            event.type,
-            data,
-            metadata,
-            now,
-          );
-          position = BigInt(info.lastInsertRowid);
-          if (first === 0n) first = position;
-          rows.push({
-            position,
-            stream_id: streamId,
-            revision,
-            type: event.type,
-            data,
-            metadata,
-            recorded_at: now,
-          });
-        }
-        return { nextExpectedRevision: revision, first, position, rows };
-      },
-    );
+  /** One append inside the group's transaction: check the stream's revision, insert its events. */
+  private write({ streamId, events, expected }: AppendRequest): Written {
+    const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
+    const current = row ? BigInt(row.revision) : -1n;
+    if (!expectationHolds(expected, current)) {
+      throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
+    }
+    const now = new Date().toISOString();
+    const category = categoryOf(streamId);
+    let revision = current;
+    let first = 0n;
+    let position = 0n;
+    const rows: EventRow[] = [];
+    for (const event of events) {
+      revision += 1n;
+      const data = JSON.stringify(event.data);
+      const metadata = event.metadata ? JSON.stringify(event.metadata) : null;
+      const info = this.statements.insert.run(streamId, category, revision, event.type, data, metadata, now);
+      position = BigInt(info.lastInsertRowid);
+      if (first === 0n) first = position;
+      rows.push({
+        position,
+        stream_id: streamId,
+        revision,
+        type: event.type,
+        data,
+        metadata,
+        recorded_at: now,
+      });
+    }
+    return { nextExpectedRevision: revision, first, position, rows };
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -423,7 +379,7 @@ export class SqliteEventStore implements EventStore {
   }
 
   async close(): Promise<void> {
-    if (this.pendingAppends.length > 0) this.flushAppends(); // write what was asked before closing
+    this.appends.flush(); // write what was asked before closing
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     if (this.db.open) this.db.close();
   }

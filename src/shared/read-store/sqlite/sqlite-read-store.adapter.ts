@@ -1,5 +1,6 @@
 import type Database from 'better-sqlite3';
 import { openSqlite } from '../../sqlite/sqlite-database';
+import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 import type { DocumentWrite, ListQuery, ReadStore } from '../read-store.port';
 
@@ -31,13 +32,11 @@ type StoredWrite =
     }
   | { readonly op: 'delete'; readonly collection: string; readonly id: string };
 
-interface PendingCommit {
+interface CommitRequest {
   readonly projection: string;
   readonly writes: readonly StoredWrite[];
   readonly checkpoint: bigint;
   readonly previous: bigint | null | undefined;
-  readonly resolve: (applied: boolean) => void;
-  readonly reject: (error: unknown) => void;
 }
 
 /** The embedded read store: documents as JSON text in one SQLite file, beside their checkpoints. */
@@ -45,10 +44,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly db: Database.Database;
   private readonly statements;
   // Transaction functions are built once: wrapping a fresh closure per call cost more than the query.
-  private readonly commitTransaction;
-  private readonly groupTransaction;
+  private readonly commits: GroupCommit<CommitRequest, boolean>;
   private readonly resetTransaction;
-  private pendingCommits: PendingCommit[] = [];
 
   constructor(file: string) {
     this.db = openSqlite(file);
@@ -81,8 +78,7 @@ export class SqliteReadStore implements ReadStore {
       clearCollection: this.db.prepare('DELETE FROM documents WHERE collection = ?'),
       clearCheckpoint: this.db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
     };
-    this.commitTransaction = this.createCommitTransaction();
-    this.groupTransaction = this.createGroupTransaction();
+    this.commits = new GroupCommit(this.db, { operation: 'commit', write: (request) => this.write(request) });
     this.resetTransaction = this.db.transaction((projection: string, collections: readonly string[]) => {
       for (const collection of collections) this.statements.clearCollection.run(collection);
       this.statements.clearCheckpoint.run(projection);
@@ -116,11 +112,9 @@ export class SqliteReadStore implements ReadStore {
   }
 
   /**
-   * Commits are group-committed: every commit requested in one turn of the event loop is
-   * written in one IMMEDIATE transaction, each inside its own savepoint, so a lost
-   * compare-and-set refuses only that commit. A dozen projections each commit small batches:
-   * paying for BEGIN IMMEDIATE, COMMIT and a WAL write once a turn instead of once a commit was
-   * most of what the read store cost.
+   * Commits are group-committed (GroupCommit): a dozen projections each commit small batches,
+   * and every commit requested in one turn of the event loop shares one transaction, each in
+   * its own savepoint, so a lost compare-and-set refuses only that commit.
    */
   commit(
     projection: string,
@@ -136,61 +130,32 @@ export class SqliteReadStore implements ReadStore {
       // only, and what is written is the documents as they were when the commit was asked for.
       return Promise.reject(error);
     }
-    return new Promise((resolve, reject) => {
-      this.pendingCommits.push({ projection, writes: stored, checkpoint, previous, resolve, reject });
-      if (this.pendingCommits.length === 1) setImmediate(() => this.flushCommits());
-    });
+    return this.commits.submit({ projection, writes: stored, checkpoint, previous });
   }
 
-  private flushCommits(): void {
-    const batch = this.pendingCommits;
-    if (batch.length === 0) return; // already flushed by reset() or close()
-    this.pendingCommits = [];
-    const outcomes: boolean[] = [];
-    try {
-      guarded('commit', () => this.groupTransaction.immediate(batch, outcomes));
-    } catch (error) {
-      for (const pending of batch) pending.reject(error);
-      return;
+  /** One commit inside the group's transaction; a lost compare-and-set is an answer, not an error. */
+  private write({ projection, writes, checkpoint, previous }: CommitRequest): boolean {
+    // Compare-and-set inside the IMMEDIATE transaction: no other process commits in between,
+    // and an earlier commit of the same projection in this batch is already visible.
+    if (previous !== undefined) {
+      const row = this.statements.checkpoint.get(projection) as { position: bigint } | undefined;
+      const current = row ? BigInt(row.position) : null;
+      if (current !== previous) return false;
     }
-    batch.forEach((pending, i) => pending.resolve(outcomes[i]));
-  }
-
-  /**
-   * The batch's transaction: each commit runs as a nested transaction, i.e. a savepoint. Any
-   * error but a lost compare-and-set (which is an answer, not an error) rolls back the batch.
-   */
-  private createGroupTransaction() {
-    return this.db.transaction((batch: readonly PendingCommit[], outcomes: boolean[]) => {
-      for (const pending of batch) outcomes.push(this.commitTransaction(pending));
-    });
-  }
-
-  private createCommitTransaction() {
-    return this.db.transaction((pending: PendingCommit): boolean => {
-      const { projection, writes, checkpoint, previous } = pending;
-      // Compare-and-set inside the IMMEDIATE transaction: no other process commits in between,
-      // and an earlier commit of the same projection in this batch is already visible.
-      if (previous !== undefined) {
-        const row = this.statements.checkpoint.get(projection) as { position: bigint } | undefined;
-        const current = row ? BigInt(row.position) : null;
-        if (current !== previous) return false;
+    for (const write of writes) {
+      if (write.op === 'put') {
+        this.statements.put.run(write.collection, write.id, write.partition, write.sort, write.doc);
+      } else {
+        this.statements.delete.run(write.collection, write.id);
       }
-      for (const write of writes) {
-        if (write.op === 'put') {
-          this.statements.put.run(write.collection, write.id, write.partition, write.sort, write.doc);
-        } else {
-          this.statements.delete.run(write.collection, write.id);
-        }
-      }
-      this.statements.saveCheckpoint.run(projection, checkpoint);
-      return true;
-    });
+    }
+    this.statements.saveCheckpoint.run(projection, checkpoint);
+    return true;
   }
 
   async reset(projection: string, collections: readonly string[]): Promise<void> {
     // Commits asked for before the reset must not land after it and revive what it forgets.
-    this.flushCommits();
+    this.commits.flush();
     guarded('reset', () => this.resetTransaction.immediate(projection, collections));
   }
 
@@ -199,7 +164,7 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async close(): Promise<void> {
-    this.flushCommits(); // write what was asked before closing
+    this.commits.flush(); // write what was asked before closing
     if (this.db.open) this.db.close();
   }
 }
