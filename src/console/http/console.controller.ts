@@ -54,15 +54,15 @@ export class ConsoleController {
   @Get()
   async overview(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     const { walletId, environment } = signedIn(request);
-    const [wallet, recent] = await Promise.all([
-      this.balances.get(walletId),
+    const [smsLeft, recent] = await Promise.all([
+      this.smsLeft(walletId),
       this.messages.list({ walletId, environment }, 5),
     ]);
     await this.render(request, reply, 'overview', {
       title: 'Overview',
       nav: 'overview',
       walletId,
-      smsLeft: wallet?.smsLeft ?? 0,
+      smsLeft,
       messages: recent.data,
     });
   }
@@ -200,7 +200,6 @@ export class ConsoleController {
     status = 200,
   ): Promise<void> {
     const { walletId } = signedIn(request);
-    const wallet = await this.balances.get(walletId);
     await this.render(
       request,
       reply,
@@ -208,7 +207,7 @@ export class ConsoleController {
       {
         title: 'Send a message',
         nav: 'send',
-        smsLeft: wallet?.smsLeft ?? 0,
+        smsLeft: await this.smsLeft(walletId),
         input: extra.input ?? { to: '', sender_id: '', message: '', type: 'transactional' },
         error: extra.error ?? null,
         errorParam: extra.errorParam ?? null,
@@ -332,7 +331,6 @@ export class ConsoleController {
       }
     }
     if (!found) throw notFoundPage();
-    const wallet = await this.balances.get(account.wallets[found.environment]);
     const final = FINAL_CHECKOUT.has(found.checkout.status);
     const pkg = this.config.packages.find((p) => p.id === found.checkout.package_id);
     await this.render(request, reply, 'billing-return', {
@@ -342,7 +340,7 @@ export class ConsoleController {
       checkoutEnvironment: found.environment,
       packageName: pkg?.name ?? found.checkout.package_id,
       price: formatMoney(found.checkout.amount, found.checkout.currency),
-      smsLeft: wallet?.smsLeft ?? 0,
+      smsLeft: await this.smsLeft(account.wallets[found.environment]),
       final,
       refreshSeconds: final ? null : REFRESH_SECONDS,
     });
@@ -355,7 +353,6 @@ export class ConsoleController {
     status = 200,
   ): Promise<void> {
     const { walletId } = signedIn(request);
-    const wallet = await this.balances.get(walletId);
     await this.render(
       request,
       reply,
@@ -363,7 +360,7 @@ export class ConsoleController {
       {
         title: 'Buy credits',
         nav: 'buy',
-        smsLeft: wallet?.smsLeft ?? 0,
+        smsLeft: await this.smsLeft(walletId),
         packages: this.config.packages.map((p) => ({ ...p, price: formatMoney(p.amount, p.currency) })),
         error,
       },
@@ -414,6 +411,11 @@ export class ConsoleController {
       nav: 'webhooks',
       endpoints: endpoints.data,
     });
+  }
+
+  /** What the wallet has left to send, as the header shows it (0 before its balance is projected). */
+  private async smsLeft(walletId: string): Promise<number> {
+    return (await this.balances.get(walletId))?.smsLeft ?? 0;
   }
 
   private render(
