@@ -7,8 +7,10 @@ interface Submission {
   readonly recorded: Promise<boolean>;
 }
 
-/** Long enough for the messages read model to map the ids too; by then this entry is not needed. */
-const FORGET_AFTER_MS = 30_000;
+/**
+ * The newest submissions kept (a few MB). Receipts come within moments, and an older id is
+ * still found through the read model, so nothing needs forgetting sooner than the bound does.
+ */
 const MAX_ENTRIES = 50_000;
 
 /**
@@ -28,14 +30,7 @@ export class RecentSubmissions {
     recorded: Promise<boolean>,
   ): void {
     const submission: Submission = { messageId, recorded: recorded.catch(() => false) };
-    const keys = carrierMessageIds.map((id) => key(carrier, id));
-    for (const k of keys) this.byCarrierId.set(k, submission);
-    void submission.recorded.then(() => {
-      const timer = setTimeout(() => {
-        for (const k of keys) if (this.byCarrierId.peek(k) === submission) this.byCarrierId.delete(k);
-      }, FORGET_AFTER_MS);
-      timer.unref?.();
-    });
+    for (const id of carrierMessageIds) this.byCarrierId.set(key(carrier, id), submission);
   }
 
   /** The message a receipt is for, once its submission is recorded; null when not known here. */
