@@ -54,6 +54,20 @@ module.exports = {
       to: { path: DOMAIN, circular: true },
     },
     {
+      name: 'entry-points-through-the-buses',
+      comment:
+        'Controllers, console pages and CLI commands dispatch every use case through the CommandBus and ' +
+        'QueryBus: from an application layer they import only command and query classes (and types), ' +
+        'never a service to call directly (issue 15: one visible path per use case).',
+      severity: 'error',
+      from: { path: ['^src/[^/]+/http/', '^src/cli/'], pathNot: TESTS },
+      to: {
+        path: '^src/[^/]+/application/',
+        pathNot: '^src/[^/]+/application/(commands|queries)/',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
       name: 'shared-not-to-contexts',
       comment: 'The shared kernel is used by the contexts and never the other way round.',
       severity: 'error',

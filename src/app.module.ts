@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
 import { BillingModule } from './billing/billing.module';
 import { ConsoleModule } from './console/console.module';
@@ -9,6 +10,8 @@ import { WebhooksModule } from './webhooks/webhooks.module';
 
 @Module({
   imports: [
+    // The buses every entry point (REST, console, try-out, CLI) dispatches its use cases through.
+    CqrsModule.forRoot(),
     CoreModule,
     WalletModule,
     AccountsModule,

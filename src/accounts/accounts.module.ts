@@ -2,19 +2,38 @@ import { Global, Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletModule } from '../wallet/wallet.module';
 import { accountProvisioner } from './application/account-provisioner.process';
-import { AccountsService } from './application/accounts.service';
+import { AccountProvisioning } from './application/account-provisioning.service';
+import { AccountReader } from './application/account-reader';
+import { MintApiKeyHandler } from './application/commands/mint-api-key.handler';
+import { RegisterAccountHandler } from './application/commands/register-account.handler';
+import { RevokeApiKeyHandler } from './application/commands/revoke-api-key.handler';
+import { AccountByCredentialsHandler } from './application/queries/account-by-credentials.handler';
+import { AccountByEmailHandler } from './application/queries/account-by-email.handler';
+import { ApiKeysHandler } from './application/queries/api-keys.handler';
+import { PrincipalByApiKeyHandler } from './application/queries/principal-by-api-key.handler';
 import { ApiKeyGuard } from './http/api-key.guard';
 import { accountsProjection } from './projections/accounts.projection';
 
-/** Global so every context's controllers can use ApiKeyGuard. */
+/** Global so every context's controllers can use ApiKeyGuard (and the console its AccountReader). */
 @Global()
 @Module({
   imports: [WalletModule],
-  providers: [AccountsService, ApiKeyGuard],
-  exports: [AccountsService, ApiKeyGuard],
+  providers: [
+    AccountProvisioning,
+    AccountReader,
+    ApiKeyGuard,
+    RegisterAccountHandler,
+    MintApiKeyHandler,
+    RevokeApiKeyHandler,
+    AccountByEmailHandler,
+    AccountByCredentialsHandler,
+    ApiKeysHandler,
+    PrincipalByApiKeyHandler,
+  ],
+  exports: [AccountReader, ApiKeyGuard],
 })
 export class AccountsModule {
-  constructor(projections: ProjectionsService, accounts: AccountsService) {
-    projections.register(accountsProjection, accountProvisioner(accounts));
+  constructor(projections: ProjectionsService, provisioning: AccountProvisioning) {
+    projections.register(accountsProjection, accountProvisioner(provisioning));
   }
 }

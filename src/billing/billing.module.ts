@@ -7,7 +7,15 @@ import { createPaymentProviders } from './adapters/payment-providers';
 import { checkoutPaymentProcess } from './application/checkout-payment.process';
 import { CheckoutExpirySweeper } from './application/checkout-expiry.sweeper';
 import { CheckoutPayments } from './application/checkout-payments.service';
-import { CheckoutsService } from './application/checkouts.service';
+import { AcceptPaystackWebhookHandler } from './application/commands/accept-paystack-webhook.handler';
+import { DeclineCheckoutHandler } from './application/commands/decline-checkout.handler';
+import { PayCheckoutHandler } from './application/commands/pay-checkout.handler';
+import { StartCheckoutHandler } from './application/commands/start-checkout.handler';
+import { StartProviderPaymentHandler } from './application/commands/start-provider-payment.handler';
+import { VerifyCheckoutPaymentHandler } from './application/commands/verify-checkout-payment.handler';
+import { BillingSummaryHandler } from './application/queries/billing-summary.handler';
+import { CheckoutByIdHandler } from './application/queries/checkout-by-id.handler';
+import { HostedCheckoutHandler } from './application/queries/hosted-checkout.handler';
 import { checkoutDecider } from './domain/checkout.decider';
 import { checkoutStream } from './domain/checkout.events';
 import { BillingHttpController } from './http/billing.http.controller';
@@ -43,10 +51,18 @@ import { PAYMENT_PROVIDERS } from './ports/payment-provider.port';
       inject: [APP_CONFIG, AggregateStore],
     },
     CheckoutPayments,
-    CheckoutsService,
     CheckoutExpirySweeper,
+    StartCheckoutHandler,
+    PayCheckoutHandler,
+    DeclineCheckoutHandler,
+    StartProviderPaymentHandler,
+    VerifyCheckoutPaymentHandler,
+    AcceptPaystackWebhookHandler,
+    BillingSummaryHandler,
+    CheckoutByIdHandler,
+    HostedCheckoutHandler,
   ],
-  exports: [CheckoutsService, CheckoutPayments, PAYMENT_PROVIDERS],
+  exports: [CheckoutPayments, PAYMENT_PROVIDERS],
 })
 export class BillingModule {
   constructor(

@@ -3,8 +3,13 @@ import { BillingModule } from '../billing/billing.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { ConsoleSessions } from './application/console-sessions.service';
-import { OneTimeFlash } from './application/one-time-flash';
+import { OneTimeFlash } from './http/one-time-flash';
 import { SignInThrottle } from './application/sign-in-throttle';
+import { ChooseEnvironmentHandler } from './application/commands/choose-environment.handler';
+import { SignInHandler } from './application/commands/sign-in.handler';
+import { SignOutHandler } from './application/commands/sign-out.handler';
+import { SignUpHandler } from './application/commands/sign-up.handler';
+import { VisitorBySessionHandler } from './application/queries/visitor-by-session.handler';
 import { ConsoleAssetsController } from './http/console-assets.controller';
 import { ConsoleAuthController } from './http/console-auth.controller';
 import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-auth';
@@ -14,8 +19,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
 
 /**
  * The server-rendered web console (/console) and the public try-out page (/try). It owns no
- * business logic: accounts, keys, sends, reads and checkouts are the other contexts' services,
- * the very ones the HTTP API calls.
+ * business logic beyond its sign-in sessions: accounts, keys, sends, reads and checkouts are the
+ * other contexts' use cases, dispatched through the same buses as the HTTP API's.
  */
 @Module({
   imports: [WalletModule, MessagingModule, BillingModule, WebhooksModule],
@@ -27,6 +32,11 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     SignedInGuard,
     { provide: OneTimeFlash, useFactory: () => new OneTimeFlash() },
     { provide: SignInThrottle, useFactory: () => new SignInThrottle() },
+    SignInHandler,
+    SignUpHandler,
+    SignOutHandler,
+    ChooseEnvironmentHandler,
+    VisitorBySessionHandler,
   ],
 })
 export class ConsoleModule {}

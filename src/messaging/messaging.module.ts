@@ -12,10 +12,16 @@ import { RecentSubmissions } from './application/recent-submissions';
 import { IdempotentSend } from './application/idempotent-send.service';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/message-maintenance.service';
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
-import { MessageQueries } from './application/message-queries.service';
+import { MessageReader } from './application/message-reader';
+import { AddRouteHandler } from './application/commands/add-route.handler';
+import { SendMessageHandler } from './application/commands/send-message.handler';
+import { MessageByIdHandler } from './application/queries/message-by-id.handler';
+import { MessageQuoteHandler } from './application/queries/message-quote.handler';
+import { MessagesPageHandler } from './application/queries/messages-page.handler';
+import { RoutesHandler } from './application/queries/routes.handler';
 import { MessagingRuntime } from './application/messaging-runtime.service';
 import { RouteRegistry, routesProjection } from './application/route-registry.service';
-import { SendMessage } from './application/send-message.service';
+import { SendPipeline } from './application/send-pipeline.service';
 import { settlementProcess } from './application/settlement.process';
 import { MessagesHttpController } from './http/messages.http.controller';
 import { SandboxMessagesHttpController } from './http/sandbox-messages.http.controller';
@@ -47,9 +53,15 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
       inject: [TestCarrierSimulator, APP_CONFIG],
     },
     RouteRegistry,
-    SendMessage,
+    SendPipeline,
     IdempotentSend,
-    MessageQueries,
+    MessageReader,
+    SendMessageHandler,
+    AddRouteHandler,
+    MessageByIdHandler,
+    MessagesPageHandler,
+    MessageQuoteHandler,
+    RoutesHandler,
     DeliveryReceipts,
     RecentSubmissions,
     MessageDispatcher,
@@ -58,7 +70,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     TestCarrierResume,
     MessagingRuntime,
   ],
-  exports: [SendMessage, MessageQueries, RouteRegistry, CARRIER_ROUTES, DeliveryReceipts],
+  exports: [CARRIER_ROUTES, DeliveryReceipts],
 })
 export class MessagingModule {
   constructor(

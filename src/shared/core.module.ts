@@ -5,8 +5,9 @@ import { AggregateStore } from './event-store/aggregate-store';
 import { createEventStore } from './event-store/create-event-store';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { HealthController } from './http/health.controller';
-import { RateLimiter } from './http/rate-limiter';
+import { PerAddressRateLimit, RateLimiter } from './http/rate-limiter';
 import { ProjectionsService } from './projections/projections.service';
+import { RebuildProjectionsHandler } from './projections/rebuild-projections.handler';
 import { createReadStore } from './read-store/create-read-store';
 import { READ_STORE, ReadStore } from './read-store/read-store.port';
 
@@ -26,8 +27,19 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     },
     ProjectionsService,
     RateLimiter,
+    PerAddressRateLimit,
+    RebuildProjectionsHandler,
   ],
-  exports: [APP_CONFIG, CLOCK, EVENT_STORE, READ_STORE, AggregateStore, ProjectionsService, RateLimiter],
+  exports: [
+    APP_CONFIG,
+    CLOCK,
+    EVENT_STORE,
+    READ_STORE,
+    AggregateStore,
+    ProjectionsService,
+    RateLimiter,
+    PerAddressRateLimit,
+  ],
 })
 export class CoreModule implements OnApplicationShutdown {
   constructor(

@@ -1,5 +1,9 @@
 import { Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
+import { GrantCreditsHandler } from './application/commands/grant-credits.handler';
+import { WalletBalanceHandler } from './application/queries/wallet-balance.handler';
+import { WalletEventsPageHandler } from './application/queries/wallet-events-page.handler';
+import { WalletReplayHandler } from './application/queries/wallet-replay.handler';
 import { WalletBalances } from './application/wallet-balances.query';
 import { WalletService } from './application/wallet.service';
 import { WalletEventsHttpController } from './http/wallet-events.http.controller';
@@ -7,7 +11,14 @@ import { walletBalanceProjection } from './projections/wallet-balance.projection
 
 @Module({
   controllers: [WalletEventsHttpController],
-  providers: [WalletService, WalletBalances],
+  providers: [
+    WalletService,
+    WalletBalances,
+    GrantCreditsHandler,
+    WalletBalanceHandler,
+    WalletEventsPageHandler,
+    WalletReplayHandler,
+  ],
   exports: [WalletService, WalletBalances],
 })
 export class WalletModule {

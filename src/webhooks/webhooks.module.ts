@@ -6,7 +6,11 @@ import { DnsAddressGuard, HttpWebhookSender } from './adapters/http-webhook-send
 import { WebhookDeliveryWorker } from './application/webhook-delivery.worker';
 import { WebhookEndpoints } from './application/webhook-endpoints.service';
 import { webhookEventsProcess } from './application/webhook-events.process';
-import { WebhookEventsQuery } from './application/webhook-events.query';
+import { CreateWebhookEndpointHandler } from './application/commands/create-webhook-endpoint.handler';
+import { DeleteWebhookEndpointHandler } from './application/commands/delete-webhook-endpoint.handler';
+import { WebhookEndpointByIdHandler } from './application/queries/webhook-endpoint-by-id.handler';
+import { WebhookEndpointsListHandler } from './application/queries/webhook-endpoints-list.handler';
+import { WebhookEventsPageHandler } from './application/queries/webhook-events-page.handler';
 import { WebhookEndpointsHttpController, WebhookEventsHttpController } from './http/webhooks.http.controller';
 import { ADDRESS_GUARD, WEBHOOK_SENDER } from './ports/webhook-sender.port';
 import { webhookEndpointsProjection } from './projections/webhook-endpoints.projection';
@@ -24,10 +28,13 @@ import { loadWebhookOptions, WEBHOOK_OPTIONS } from './webhooks.options';
     { provide: WEBHOOK_SENDER, useClass: HttpWebhookSender },
     { provide: ADDRESS_GUARD, useClass: DnsAddressGuard },
     WebhookEndpoints,
-    WebhookEventsQuery,
     WebhookDeliveryWorker,
+    CreateWebhookEndpointHandler,
+    DeleteWebhookEndpointHandler,
+    WebhookEndpointsListHandler,
+    WebhookEndpointByIdHandler,
+    WebhookEventsPageHandler,
   ],
-  exports: [WebhookEndpoints, WebhookEventsQuery],
 })
 export class WebhooksModule {
   constructor(

@@ -58,8 +58,13 @@ describe('layering (dependency-cruiser)', () => {
         'domain-not-to-frameworks src/demo/domain/bad.ts',
         'domain-not-to-outer-layers src/demo/domain/bad.ts',
         'shared-not-to-contexts src/shared/leak.ts',
+        'entry-points-through-the-buses src/demo/http/demo.http.controller.ts',
       ]),
     );
+    // Only the direct call to the service is flagged, not the command class nor the type-only import.
+    expect(
+      result.violations.filter((v) => v.rule === 'entry-points-through-the-buses').map((v) => v.to),
+    ).toEqual(['src/demo/application/demo.service.ts']);
     expect(result.violations.find((v) => v.rule === 'domain-not-to-frameworks')?.to).toMatch(
       /@nestjs\/common/,
     );

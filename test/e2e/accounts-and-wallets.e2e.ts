@@ -1,4 +1,8 @@
-import { AccountsService } from '../../src/accounts/application/accounts.service';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { MintApiKey } from '../../src/accounts/application/commands/mint-api-key.command';
+import { RegisterAccount } from '../../src/accounts/application/commands/register-account.command';
+import { RevokeApiKey } from '../../src/accounts/application/commands/revoke-api-key.command';
+import { ApiKeys } from '../../src/accounts/application/queries/api-keys.query';
 import { WalletService } from '../../src/wallet/application/wallet.service';
 import { smsLeft } from '../../src/wallet/domain/wallet.decider';
 import { createMerchant, Merchant } from '../support/merchant';
@@ -27,25 +31,27 @@ describe('Accounts, API keys and wallets', () => {
     });
 
     it('a revoked key stops working on the next request; a new one works at once', async () => {
-      const accounts = t.app.get(AccountsService);
-      const minted = await accounts.mintKey(merchant.accountId, 'TEST', 'short-lived');
+      const commands = t.app.get(CommandBus);
+      const minted = await commands.execute(new MintApiKey(merchant.accountId, 'TEST', 'short-lived'));
       expect(minted.key).toMatch(/^sms_test_[0-9A-Za-z]{40}$/);
       expect((await t.request('GET', '/v1/billing', { key: minted.key })).status).toBe(200);
-      await accounts.revokeKey(merchant.accountId, minted.id);
+      await commands.execute(new RevokeApiKey(minted.id, merchant.accountId));
       expectError(await t.request('GET', '/v1/billing', { key: minted.key }), 401, 'invalid_api_key');
     });
 
     it('lists keys without their secrets', async () => {
-      const keys = await t.app.get(AccountsService).listKeys(merchant.accountId);
+      const keys = await t.app.get(QueryBus).execute(new ApiKeys(merchant.accountId));
       expect(keys.length).toBeGreaterThanOrEqual(2);
       expect(JSON.stringify(keys)).not.toContain(merchant.testKey);
     });
   });
 
   it('refuses a second account with the same email, even when sign-ups race', async () => {
-    const accounts = t.app.get(AccountsService);
+    const commands = t.app.get(CommandBus);
     const results = await Promise.allSettled(
-      Array.from({ length: 5 }, () => accounts.register('Race@Example.com', 'correct horse battery')),
+      Array.from({ length: 5 }, () =>
+        commands.execute(new RegisterAccount('Race@Example.com', 'correct horse battery')),
+      ),
     );
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((r) => r.status === 'rejected')) {

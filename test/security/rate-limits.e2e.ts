@@ -1,4 +1,5 @@
-import { AccountsService } from '../../src/accounts/application/accounts.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { MintApiKey } from '../../src/accounts/application/commands/mint-api-key.command';
 import { pathOf, startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
@@ -65,7 +66,7 @@ describe('rate limits (API.md Limits)', () => {
 
   it('per key: a freshly minted key gets its own full burst', async () => {
     await refill();
-    const minted = await t.app.get(AccountsService).mintKey(a.accountId, 'TEST', 'fresh');
+    const minted = await t.app.get(CommandBus).execute(new MintApiKey(a.accountId, 'TEST', 'fresh'));
     for (let i = 0; i < 3; i++) await t.request('GET', '/v1/billing', { key: a.testKey });
     expect((await t.request('GET', '/v1/billing', { key: a.testKey })).status).toBe(429);
     const fresh = [];

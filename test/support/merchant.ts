@@ -1,4 +1,6 @@
-import { AccountsService } from '../../src/accounts/application/accounts.service';
+import { CommandBus } from '@nestjs/cqrs';
+import { MintApiKey } from '../../src/accounts/application/commands/mint-api-key.command';
+import { RegisterAccount } from '../../src/accounts/application/commands/register-account.command';
 import { randomToken } from '../../src/shared/ids';
 import type { TestApp } from './test-app';
 
@@ -11,16 +13,16 @@ export interface Merchant {
   readonly liveKey: string;
 }
 
-/** Signs a merchant up through the same service the console uses, with one key per environment. */
+/** Signs a merchant up through the same use cases the console uses, with one key per environment. */
 export async function createMerchant(
   t: TestApp,
   email = `m-${randomToken(8)}@example.com`,
 ): Promise<Merchant> {
-  const accounts = t.app.get(AccountsService);
+  const commands = t.app.get(CommandBus);
   const password = 'correct horse battery';
-  const account = await accounts.register(email, password);
-  const testKey = await accounts.mintKey(account.id, 'TEST', 'test');
-  const liveKey = await accounts.mintKey(account.id, 'LIVE', 'live');
+  const account = await commands.execute(new RegisterAccount(email, password));
+  const testKey = await commands.execute(new MintApiKey(account.id, 'TEST', 'test'));
+  const liveKey = await commands.execute(new MintApiKey(account.id, 'LIVE', 'live'));
   return {
     accountId: account.id,
     email: account.email,

@@ -1,14 +1,14 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection } from '../../shared/projections/projection';
 import type { EmailClaimed } from '../domain/account.events';
-import type { AccountsService } from './accounts.service';
+import type { AccountProvisioning } from './account-provisioning.service';
 
 /**
  * Finishes any sign-up whose process died between claiming the email and opening the
  * wallets. Sign-up does the same steps inline; every step is idempotent, so running them
  * again for a healthy account records nothing.
  */
-export function accountProvisioner(accounts: AccountsService): Projection {
+export function accountProvisioner(provisioning: AccountProvisioning): Projection {
   return {
     name: 'account-provisioner',
     collections: [],
@@ -16,7 +16,7 @@ export function accountProvisioner(accounts: AccountsService): Projection {
     filter: { eventTypes: ['EmailClaimed'] },
     async apply(recorded: RecordedEvent) {
       const { claimedAt: _claimedAt, ...registration } = (recorded as unknown as EmailClaimed).data;
-      await accounts.provision(registration);
+      await provisioning.provision(registration);
     },
   };
 }

@@ -32,3 +32,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
 }
 
 export const MIN_PASSWORD_LENGTH = 10;
+/** Long enough for any passphrase; bounded so a sign-in cannot make us hash megabytes. */
+export const MAX_PASSWORD_LENGTH = 200;

@@ -1,31 +1,22 @@
-import { CanActivate, createParamDecorator, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import { CanActivate, createParamDecorator, ExecutionContext, Injectable } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
 import type { FastifyRequest } from 'fastify';
 import { DomainError } from '../../shared/domain-error';
-import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { environmentOfKey, hashApiKey, sameHash } from '../domain/api-key';
-import { API_KEYS, ApiKeyPrincipal } from '../projections/accounts.projection';
 import { RateLimiter } from '../../shared/http/rate-limiter';
+import { Principal, PrincipalByApiKey } from '../application/queries/principal-by-api-key.query';
+import { environmentOfKey } from '../domain/api-key';
 
-/** Who is calling: the key's account, environment and wallet. */
-export interface Principal {
-  readonly keyId: string;
-  readonly accountId: string;
-  readonly environment: 'TEST' | 'LIVE';
-  readonly walletId: string;
-}
+export type { Principal };
 
 type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 const unauthenticated = (message: string) => new DomainError('authentication', 'invalid_api_key', message);
 
-/**
- * Resolves `Authorization: Bearer sms_…` to its wallet. The key is hashed at once and only the
- * hash is looked up and compared (in constant time); the key itself is never stored or logged.
- */
+/** Resolves `Authorization: Bearer sms_…` to its wallet, then counts the request against the key's rate limit. */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly queries: QueryBus,
     private readonly limiter: RateLimiter,
   ) {}
 
@@ -37,18 +28,10 @@ export class ApiKeyGuard implements CanActivate {
     if (!match || !environmentOfKey(match[1])) {
       throw unauthenticated('Malformed API key: expected Authorization: Bearer sms_test_… or sms_live_…');
     }
-    const hash = hashApiKey(match[1]);
-    const principal = await this.reads.get<ApiKeyPrincipal>(API_KEYS, hash);
-    if (!principal || !sameHash(principal.keyHash, hash) || principal.revoked) {
-      throw unauthenticated('Unknown or revoked API key');
-    }
+    const principal = await this.queries.execute(new PrincipalByApiKey(match[1]));
+    if (!principal) throw unauthenticated('Unknown or revoked API key');
     this.limiter.consumeForKey(principal.keyId);
-    request.principal = {
-      keyId: principal.keyId,
-      accountId: principal.accountId,
-      environment: principal.environment,
-      walletId: principal.walletId,
-    };
+    request.principal = principal;
     return true;
   }
 }

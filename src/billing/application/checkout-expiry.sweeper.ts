@@ -1,6 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CheckoutsService } from './checkouts.service';
+import { CLOCK, Clock } from '../../shared/clock';
+import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import * as checkout from '../domain/checkout.decider';
+import { checkoutStream } from '../domain/checkout.events';
+import { OPEN_CHECKOUTS, OPEN_PARTITION, OpenCheckoutView } from '../projections/checkouts.projection';
 
 /**
  * Records CheckoutExpired for unpaid checkouts past their time, every so often. Reads already
@@ -14,8 +19,10 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
   private running: Promise<unknown> | null = null;
 
   constructor(
-    private readonly checkouts: CheckoutsService,
+    private readonly aggregates: AggregateStore,
+    @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -23,8 +30,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
     const every = Math.min(60_000, Math.max(200, Math.floor(this.config.checkoutTtlMs / 2)));
     this.timer = setInterval(() => {
       if (this.running) return;
-      this.running = this.checkouts
-        .sweepExpired()
+      this.running = this.sweep()
         .catch((error) => this.logger.warn(`sweep failed, retried next round: ${String(error)}`))
         .finally(() => (this.running = null));
     }, every);
@@ -35,5 +41,25 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
     await this.running;
+  }
+
+  /** Records CheckoutExpired for unpaid checkouts whose time is up. Returns how many. */
+  async sweep(limit = 100): Promise<number> {
+    const now = this.clock.now();
+    const open = await this.reads.list<OpenCheckoutView>(OPEN_CHECKOUTS, {
+      partition: OPEN_PARTITION,
+      order: 'asc',
+      limit,
+    });
+    let expired = 0;
+    for (const doc of open) {
+      if (Date.parse(doc.expiresAt) > now.getTime()) break;
+      const result = await this.aggregates.handle(checkoutStream(doc.id), checkout.checkoutDecider, (c) =>
+        checkout.expire(c, { now }),
+      );
+      if (result.ok && result.value.events.length > 0) expired++;
+    }
+    if (expired > 0) this.logger.log(`expired ${expired} unpaid checkout(s)`);
+    return expired;
   }
 }

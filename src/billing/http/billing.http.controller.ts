@@ -1,9 +1,12 @@
-import { Body, Controller, Get, HttpCode, Inject, Param, Post, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { WalletBalances } from '../../wallet/application/wallet-balances.query';
-import { CheckoutsService } from '../application/checkouts.service';
+import { ApiErrors } from '../../shared/http/api-errors.decorator';
+import { StartCheckout } from '../application/commands/start-checkout.command';
+import { BillingSummary } from '../application/queries/billing-summary.query';
+import { CheckoutById } from '../application/queries/checkout-by-id.query';
+import { BillingResponse, CheckoutResponse, StartCheckoutDto } from './checkout.dto';
 
 @ApiTags('billing')
 @ApiBearerAuth()
@@ -11,28 +14,16 @@ import { CheckoutsService } from '../application/checkouts.service';
 @Controller('v1/billing')
 export class BillingHttpController {
   constructor(
-    private readonly balances: WalletBalances,
-    private readonly checkouts: CheckoutsService,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Get()
   @ApiOperation({ summary: 'The wallet balance (sms_left) and the published packages' })
-  async summary(@CurrentPrincipal() principal: Principal) {
-    const wallet = await this.balances.get(principal.walletId);
-    return {
-      object: 'billing',
-      environment: principal.environment,
-      sms_left: wallet?.smsLeft ?? 0,
-      packages: this.config.packages.map((p) => ({
-        object: 'package',
-        id: p.id,
-        name: p.name,
-        amount: p.amount,
-        currency: p.currency,
-        sms: p.sms,
-      })),
-    };
+  @ApiOkResponse({ type: BillingResponse })
+  @ApiErrors()
+  summary(@CurrentPrincipal() principal: Principal) {
+    return this.queries.execute(new BillingSummary(principal.walletId, principal.environment));
   }
 
   @Post('checkout')
@@ -40,22 +31,21 @@ export class BillingHttpController {
   @ApiOperation({
     summary: 'Start a checkout for a package; send the shopper to checkout_url',
     description:
-      'success_url and cancel_url must be absolute http(s) URLs; the browser returns there with checkout_id added to the query. ' +
-      'Errors: 400 unknown_package, invalid_url, parameter_missing; 400 payments_unavailable when the environment has no payment provider configured (LIVE without Paystack).',
+      'success_url and cancel_url must be absolute http(s) URLs; the browser returns there with checkout_id added to the query.',
   })
-  @ApiBody({
-    schema: {
-      type: 'object',
-      required: ['package_id', 'success_url'],
-      properties: {
-        package_id: { type: 'string', example: 'pkg_starter' },
-        success_url: { type: 'string', example: 'https://shop.example/paid?order=42' },
-        cancel_url: { type: 'string', example: 'https://shop.example/cart' },
-      },
-    },
-  })
-  start(@CurrentPrincipal() principal: Principal, @Body() body: Record<string, unknown>) {
-    return this.checkouts.start(principal, body);
+  @ApiOkResponse({ type: CheckoutResponse })
+  @ApiErrors(
+    { 400: ['unknown_package', 'invalid_url', 'payments_unavailable (no provider for the environment)'] },
+    { body: true },
+  )
+  start(@CurrentPrincipal() principal: Principal, @Body() body: StartCheckoutDto) {
+    return this.commands.execute(
+      new StartCheckout(principal, {
+        packageId: body.package_id,
+        successUrl: body.success_url,
+        cancelUrl: body.cancel_url ?? null,
+      }),
+    );
   }
 
   @Get('checkout/:id')
@@ -63,7 +53,9 @@ export class BillingHttpController {
     summary:
       'Read a checkout: status pending | succeeded | failed | expired; sms is the credits added once succeeded',
   })
+  @ApiOkResponse({ type: CheckoutResponse })
+  @ApiErrors({ 404: ['resource_missing'] })
   read(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.checkouts.get(principal, id);
+    return this.queries.execute(new CheckoutById(principal, id));
   }
 }

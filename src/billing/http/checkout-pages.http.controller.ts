@@ -1,4 +1,5 @@
 import { Controller, Get, Inject, Logger, Param, Post, Req, Res } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { CLOCK, Clock } from '../../shared/clock';
@@ -6,8 +7,12 @@ import { DomainError } from '../../shared/domain-error';
 import { DomainErrorWithHeaders } from '../../shared/http/error-body';
 import { RateLimiter } from '../../shared/http/rate-limiter';
 import { contentSecurityPolicy } from '../../shared/http/security-headers';
-import { CheckoutPayments } from '../application/checkout-payments.service';
-import { CheckoutsService } from '../application/checkouts.service';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { DeclineCheckout } from '../application/commands/decline-checkout.command';
+import { PayCheckout } from '../application/commands/pay-checkout.command';
+import { StartProviderPayment } from '../application/commands/start-provider-payment.command';
+import { VerifyCheckoutPayment } from '../application/commands/verify-checkout-payment.command';
+import { HostedCheckout } from '../application/queries/hosted-checkout.query';
 import { Checkout, statusAt } from '../domain/checkout.decider';
 import {
   CheckoutSummary,
@@ -42,16 +47,21 @@ export class CheckoutPagesHttpController {
   private readonly logger = new Logger('checkout-pages');
 
   constructor(
-    private readonly checkouts: CheckoutsService,
-    private readonly payments: CheckoutPayments,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly limiter: RateLimiter,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
+
+  private load(id: string): Promise<Checkout | null> {
+    return this.queries.execute(new HostedCheckout(id));
+  }
 
   @Get(':id')
   show(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.answer(request, reply, async () => {
-      const state = await this.checkouts.load(id);
+      const state = await this.load(id);
       if (!state) return notFoundPage();
       const status = statusAt(state, this.clock.now());
       if (status === 'pending' && !state.payment) return { status: 200, html: payPage(this.summary(state)) };
@@ -62,7 +72,7 @@ export class CheckoutPagesHttpController {
   @Post(':id/pay')
   pay(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.answer(request, reply, async () => {
-      const state = await this.checkouts.load(id);
+      const state = await this.load(id);
       if (!state) return notFoundPage();
       if (state.started!.provider !== 'test') {
         return {
@@ -75,36 +85,16 @@ export class CheckoutPagesHttpController {
       const status = statusAt(state, this.clock.now());
       if (status === 'expired' || status === 'failed')
         return this.statePage(state, status === 'expired' ? 410 : 409);
-      const settled = await this.payments.settleAndWait(state.started!.checkoutId, () =>
-        this.payments.payWithTestProvider(state.started!.checkoutId),
-      );
-      return this.outcome(settled);
+      return this.outcome(await this.commands.execute(new PayCheckout(state.started!.checkoutId)));
     });
   }
 
   @Post(':id/decline')
   decline(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.answer(request, reply, async () => {
-      let state = await this.checkouts.load(id);
+      const state = await this.load(id);
       if (!state) return notFoundPage();
-      const checkoutId = state.started!.checkoutId;
-      if (
-        state.started!.provider !== 'test' &&
-        state.paymentRedirectUrl &&
-        statusAt(state, this.clock.now()) === 'pending' &&
-        !state.payment
-      ) {
-        // The shopper went to the provider: a payment may have gone through. Ask before cancelling.
-        state = await this.payments.verifyAndSettle(checkoutId).catch(() => state!);
-      }
-      if (state.payment || state.status === 'succeeded')
-        return this.outcome(
-          await this.payments.settleAndWait(checkoutId, () => this.payments.complete(checkoutId)),
-        );
-      if (statusAt(state, this.clock.now()) === 'expired') return this.statePage(state, 410);
-      const reason =
-        state.started!.provider === 'test' ? 'declined on the test payment page' : 'cancelled by the shopper';
-      return this.outcome(await this.payments.decline(checkoutId, reason));
+      return this.outcome(await this.commands.execute(new DeclineCheckout(state.started!.checkoutId)));
     });
   }
 
@@ -112,13 +102,13 @@ export class CheckoutPagesHttpController {
   @Post(':id/start')
   start(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.answer(request, reply, async () => {
-      const state = await this.checkouts.load(id);
+      const state = await this.load(id);
       if (!state) return notFoundPage();
       if (state.started!.provider === 'test')
         return { redirect: `/checkout/${encodeURIComponent(state.started!.checkoutId)}` };
-      const redirect = await this.checkouts.providerRedirect(state.started!.checkoutId);
+      const redirect = await this.commands.execute(new StartProviderPayment(state.started!.checkoutId));
       if (redirect) return { redirect };
-      return this.statePage((await this.checkouts.load(id))!, 409);
+      return this.statePage((await this.load(id))!, 409);
     });
   }
 
@@ -126,12 +116,9 @@ export class CheckoutPagesHttpController {
   @Get(':id/return')
   returned(@Param('id') id: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply) {
     return this.answer(request, reply, async () => {
-      const state = await this.checkouts.load(id);
+      const state = await this.load(id);
       if (!state) return notFoundPage();
-      const checkoutId = state.started!.checkoutId;
-      const settled = await this.payments.settleAndWait(checkoutId, () =>
-        this.payments.verifyAndSettle(checkoutId),
-      );
+      const settled = await this.commands.execute(new VerifyCheckoutPayment(state.started!.checkoutId));
       if (
         settled.status === 'pending' &&
         !settled.payment &&
@@ -246,7 +233,7 @@ export class CheckoutPagesHttpController {
     const s = state.started!;
     return {
       checkoutId: s.checkoutId,
-      packageName: this.checkouts.packageById(s.packageId)?.name ?? s.packageId,
+      packageName: this.config.packages.find((p) => p.id === s.packageId)?.name ?? s.packageId,
       sms: s.sms,
       amount: s.amount,
       currency: s.currency,

@@ -127,6 +127,8 @@ export function viewStatusAt(doc: CheckoutView, now: Date): CheckoutStatus {
   return doc.status;
 }
 
+export type CheckoutObject = ReturnType<typeof toCheckoutObject>;
+
 /** The public checkout object of API.md. */
 export function toCheckoutObject(doc: CheckoutView, now: Date) {
   const status = viewStatusAt(doc, now);

@@ -1,14 +1,27 @@
-import { AccountsService } from '../../accounts/application/accounts.service';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import type { INestApplicationContext } from '@nestjs/common';
+import { MintApiKey } from '../../accounts/application/commands/mint-api-key.command';
+import { RegisterAccount } from '../../accounts/application/commands/register-account.command';
+import { RevokeApiKey } from '../../accounts/application/commands/revoke-api-key.command';
+import { AccountByEmail } from '../../accounts/application/queries/account-by-email.query';
+import type { AccountView } from '../../accounts/projections/accounts.projection';
 import { environmentOption, required } from '../cli-args';
 import type { CliCommand } from './cli-command';
+
+/** The account behind `--email`, or a clear refusal. */
+export async function accountByEmail(app: INestApplicationContext, email: string): Promise<AccountView> {
+  const account = await app.get(QueryBus).execute(new AccountByEmail(email));
+  if (!account) throw new Error('No account with that email');
+  return account;
+}
 
 export const accountsCreate: CliCommand = {
   name: 'accounts:create',
   usage: 'accounts:create --email E --password P',
   async run(app, options) {
     const account = await app
-      .get(AccountsService)
-      .register(required(options, 'email'), required(options, 'password'));
+      .get(CommandBus)
+      .execute(new RegisterAccount(required(options, 'email'), required(options, 'password')));
     return { output: { id: account.id, email: account.email, wallets: account.wallets } };
   },
 };
@@ -17,10 +30,10 @@ export const keysMint: CliCommand = {
   name: 'keys:mint',
   usage: 'keys:mint --email E --env test|live [--name N]',
   async run(app, options) {
-    const accounts = app.get(AccountsService);
-    const owner = await accounts.findByEmail(required(options, 'email'));
-    if (!owner) throw new Error('No account with that email');
-    const minted = await accounts.mintKey(owner.accountId, environmentOption(options), options.name ?? '');
+    const account = await accountByEmail(app, required(options, 'email'));
+    const minted = await app
+      .get(CommandBus)
+      .execute(new MintApiKey(account.id, environmentOption(options), options.name ?? ''));
     return { output: { id: minted.id, key: minted.key, environment: minted.environment, name: minted.name } };
   },
 };
@@ -29,8 +42,7 @@ export const keysRevoke: CliCommand = {
   name: 'keys:revoke',
   usage: 'keys:revoke --id key_…',
   async run(app, options) {
-    const id = required(options, 'id');
-    await app.get(AccountsService).revokeKeyById(id);
-    return { output: { id, revoked: true } };
+    const revoked = await app.get(CommandBus).execute(new RevokeApiKey(required(options, 'id'), null));
+    return { output: { id: revoked.id, revoked: true } };
   },
 };

@@ -1,5 +1,6 @@
-import { RouteRegistry } from '../../messaging/application/route-registry.service';
-import { BUILT_IN_ROUTES } from '../../messaging/domain/routing';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { AddRoute } from '../../messaging/application/commands/add-route.command';
+import { Routes } from '../../messaging/application/queries/routes.query';
 import { required } from '../cli-args';
 import type { CliCommand } from './cli-command';
 
@@ -9,8 +10,8 @@ export const routesAdd: CliCommand = {
   usage: 'routes:add --prefix +234 --carrier NAME',
   async run(app, options) {
     const route = await app
-      .get(RouteRegistry)
-      .add({ prefix: required(options, 'prefix'), carrier: required(options, 'carrier') });
+      .get(CommandBus)
+      .execute(new AddRoute(required(options, 'prefix'), required(options, 'carrier')));
     return { output: { added: route } };
   },
 };
@@ -20,8 +21,6 @@ export const routesList: CliCommand = {
   name: 'routes:list',
   usage: 'routes:list',
   async run(app) {
-    const registry = app.get(RouteRegistry);
-    registry.invalidate();
-    return { output: { routes: await registry.operatorRoutes(), built_in: BUILT_IN_ROUTES } };
+    return { output: await app.get(QueryBus).execute(new Routes()) };
   },
 };

@@ -1,19 +1,16 @@
 import type { INestApplicationContext } from '@nestjs/common';
-import { AccountsService } from '../../accounts/application/accounts.service';
-import { ProjectionsService } from '../../shared/projections/projections.service';
-import { WalletBalances } from '../../wallet/application/wallet-balances.query';
-import { WalletService } from '../../wallet/application/wallet.service';
-import { smsLeft } from '../../wallet/domain/wallet.decider';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { RebuildProjections } from '../../shared/projections/rebuild-projections.command';
+import { GrantCredits } from '../../wallet/application/commands/grant-credits.command';
+import { WalletReplay } from '../../wallet/application/queries/wallet-replay.query';
 import { environmentOption, required } from '../cli-args';
+import { accountByEmail } from './account.commands';
 import type { CliCommand } from './cli-command';
 
 /** `--wallet wal_…`, or `--email E --env test|live`. */
 async function walletIdFrom(app: INestApplicationContext, options: Record<string, string>): Promise<string> {
   if (options.wallet) return options.wallet;
-  const accounts = app.get(AccountsService);
-  const owner = await accounts.findByEmail(required(options, 'email'));
-  const account = owner && (await accounts.get(owner.accountId));
-  if (!account) throw new Error('No account with that email');
+  const account = await accountByEmail(app, required(options, 'email'));
   return account.wallets[environmentOption(options)];
 }
 
@@ -22,32 +19,9 @@ export const walletReplay: CliCommand = {
   usage: 'wallet:replay --wallet wal_… | --email E --env test|live',
   async run(app, options) {
     const walletId = await walletIdFrom(app, options);
-    const replayed = await app.get(WalletService).replay(walletId);
-    if (!replayed) throw new Error(`No wallet ${walletId}`);
-    await app.get(ProjectionsService).catchUp();
-    const readModel = await app.get(WalletBalances).get(walletId);
-    const left = smsLeft(replayed.wallet);
-    const creditsIn = replayed.wallet.balance + replayed.wallet.captured;
-    const consistent =
-      readModel !== null &&
-      readModel.smsLeft === left &&
-      readModel.captured === replayed.wallet.captured &&
-      readModel.reserved === replayed.wallet.reservedTotal &&
-      creditsIn === left + replayed.wallet.captured + replayed.wallet.reservedTotal;
-    return {
-      output: {
-        wallet: walletId,
-        events: replayed.events,
-        sms_left: left,
-        read_model_sms_left: readModel?.smsLeft ?? null,
-        credits_in: creditsIn,
-        captured: replayed.wallet.captured,
-        reserved: replayed.wallet.reservedTotal,
-        open_reservations: replayed.wallet.reserved.size,
-        consistent,
-      },
-      exitCode: consistent ? 0 : 1,
-    };
+    const report = await app.get(QueryBus).execute(new WalletReplay(walletId));
+    if (!report) throw new Error(`No wallet ${walletId}`);
+    return { output: report, exitCode: report.consistent ? 0 : 1 };
   },
 };
 
@@ -59,22 +33,10 @@ export const creditsGrant: CliCommand = {
     const sms = Number(required(options, 'sms'));
     const reason = required(options, 'reason');
     // An operator may pass --id to make a retried grant safe; otherwise each run is a new grant.
-    const sourceId = options.id
-      ? `grant:${options.id}`
-      : `grant:${Date.now()}:${Math.random().toString(36).slice(2)}`;
-    const result = await app
-      .get(WalletService)
-      .addCredits(walletId, { sourceId, source: 'operator_grant', sms, reason });
-    if (!result.ok) throw result.error;
-    return {
-      output: {
-        wallet: walletId,
-        granted: sms,
-        reason,
-        source_id: sourceId,
-        sms_left: smsLeft(result.value.wallet),
-      },
-    };
+    const granted = await app
+      .get(CommandBus)
+      .execute(new GrantCredits(walletId, sms, reason, options.id ?? null));
+    return { output: granted };
   },
 };
 
@@ -82,17 +44,6 @@ export const projectionsRebuild: CliCommand = {
   name: 'projections:rebuild',
   usage: 'projections:rebuild',
   async run(app) {
-    const started = Date.now();
-    const projections = app.get(ProjectionsService);
-    await projections.rebuild();
-    return {
-      output: {
-        rebuilt: projections
-          .projections()
-          .filter((p) => p.kind !== 'process-manager')
-          .map((p) => p.name),
-        ms: Date.now() - started,
-      },
-    };
+    return { output: await app.get(CommandBus).execute(new RebuildProjections()) };
   },
 };

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash } from 'node:crypto';
 import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { randomToken } from '../../shared/ids';
@@ -139,25 +139,3 @@ export class ConsoleSessions {
     );
   }
 }
-
-/**
- * The CSRF token of a session (or of a signed-out visitor's pre-session cookie): an HMAC of
- * the cookie's random secret. Unpredictable without the HttpOnly cookie, different for every
- * session, and never stored anywhere, so there is nothing to leak or to clean up.
- */
-export function csrfTokenFor(secret: string): string {
-  return createHmac('sha256', secret).update('console-csrf-v1').digest('base64url');
-}
-
-/** Constant-time comparison of a submitted token with the expected one. */
-export function csrfTokenMatches(secret: string | undefined, submitted: unknown): boolean {
-  if (!secret || typeof submitted !== 'string' || submitted.length === 0 || submitted.length > 200)
-    return false;
-  const expected = Buffer.from(csrfTokenFor(secret), 'utf8');
-  const actual = Buffer.from(submitted, 'utf8');
-  return expected.length === actual.length && timingSafeEqual(expected, actual);
-}
-
-export const newPreSessionSecret = () => randomToken(SESSION_ID_LENGTH);
-export const isPreSessionSecret = (value: unknown): value is string =>
-  typeof value === 'string' && SESSION_ID_SHAPE.test(value);

@@ -1,14 +1,17 @@
 import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AccountsService } from '../../accounts/application/accounts.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../shared/domain-error';
-import { RateLimiter } from '../../shared/http/rate-limiter';
-import { ConsoleSessions, SESSION_TTL_MS } from '../application/console-sessions.service';
-import { OneTimeFlash } from '../application/one-time-flash';
-import { SignInThrottle } from '../application/sign-in-throttle';
+import { PerAddressRateLimit } from '../../shared/http/rate-limiter';
+import { SignIn } from '../application/commands/sign-in.command';
+import { SignOut } from '../application/commands/sign-out.command';
+import { SignUp } from '../application/commands/sign-up.command';
+import type { ConsoleSession } from '../application/console-sessions.service';
+import { OneTimeFlash } from './one-time-flash';
 import { ConsoleCsrfGuard, safeNext } from './console-auth';
+import { SignInForm, SignInPageQuery, SignUpForm } from './console-forms.dto';
 import { clearCookie, setCookie } from './cookies';
 import {
   ConsolePageError,
@@ -27,10 +30,7 @@ import {
 @Controller()
 export class ConsoleAuthController {
   constructor(
-    private readonly accounts: AccountsService,
-    private readonly sessions: ConsoleSessions,
-    private readonly throttle: SignInThrottle,
-    private readonly limiter: RateLimiter,
+    private readonly commands: CommandBus,
     private readonly flash: OneTimeFlash,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -44,8 +44,9 @@ export class ConsoleAuthController {
   async signInPage(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Query('next') next?: string,
+    @Query() query: SignInPageQuery,
   ): Promise<void> {
+    const next = query.next;
     if (request.consoleSession) return redirect(reply, safeNext(next));
     await renderPage(request, reply, this.config.publicUrl, 'signin', {
       title: 'Sign in',
@@ -55,27 +56,26 @@ export class ConsoleAuthController {
   }
 
   @Post('console/signin')
+  @UseGuards(PerAddressRateLimit)
   async signIn(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: SignInForm,
   ): Promise<void> {
-    this.limitAddress(request);
     const email = field(body, 'email');
-    const password = rawField(body, 'password');
     const next = safeNext(field(body, 'next'));
-    const retryAfter = this.throttle.retryAfterSeconds(email, request.ip);
-    if (retryAfter > 0) {
+    const signedIn = await this.commands.execute(
+      new SignIn(email, rawField(body, 'password'), request.ip, request.consoleSession ?? null),
+    );
+    if (signedIn.outcome === 'throttled') {
       throw new ConsolePageError(
         429,
         'Too many sign-in attempts',
-        `Sign-in for this email is paused after repeated failures. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
-        { 'retry-after': String(retryAfter) },
+        `Sign-in for this email is paused after repeated failures. Try again in ${Math.ceil(signedIn.retryAfterSeconds / 60)} minute(s).`,
+        { 'retry-after': String(signedIn.retryAfterSeconds) },
       );
     }
-    const account = email && password ? await this.accounts.authenticate(email, password) : null;
-    if (!account) {
-      this.throttle.recordFailure(email, request.ip);
+    if (signedIn.outcome === 'refused') {
       return renderPage(request, reply, this.config.publicUrl, 'signin', {
         title: 'Sign in',
         nav: 'signin',
@@ -84,8 +84,7 @@ export class ConsoleAuthController {
         error: 'That email and password do not match an account.',
       });
     }
-    this.throttle.recordSuccess(email, request.ip);
-    await this.startSession(request, reply, account.id);
+    this.setSessionCookie(request, reply, signedIn.session);
     redirect(reply, next);
   }
 
@@ -96,17 +95,18 @@ export class ConsoleAuthController {
   }
 
   @Post('console/signup')
+  @UseGuards(PerAddressRateLimit)
   async signUp(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: SignUpForm,
   ): Promise<void> {
-    this.limitAddress(request);
     const email = field(body, 'email');
-    const password = rawField(body, 'password');
     try {
-      const account = await this.accounts.register(email, password);
-      await this.startSession(request, reply, account.id);
+      const session = await this.commands.execute(
+        new SignUp(email, rawField(body, 'password'), request.consoleSession ?? null),
+      );
+      this.setSessionCookie(request, reply, session);
       redirect(reply, '/console');
     } catch (error) {
       if (!(error instanceof DomainError) || (error.kind !== 'invalid_request' && error.kind !== 'conflict'))
@@ -125,26 +125,21 @@ export class ConsoleAuthController {
   @Post('console/signout')
   async signOut(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     if (request.consoleSession) {
-      await this.sessions.end(request.consoleSession);
+      await this.commands.execute(new SignOut(request.consoleSession));
       this.flash.dropSession(request.consoleSession.handle);
     }
     clearCookie(reply, SESSION_COOKIE, cookieOptions(request, this.config.publicUrl));
     redirect(reply, '/console/signin');
   }
 
-  /** A fresh session id at every sign-in (no fixation); the old one, if any, ends. */
-  private async startSession(request: ConsoleRequest, reply: FastifyReply, accountId: string): Promise<void> {
-    if (request.consoleSession) await this.sessions.end(request.consoleSession);
-    const session = await this.sessions.start(accountId);
+  /** A fresh session id at every sign-in (no fixation): the use case ended the old one, if any. */
+  private setSessionCookie(request: ConsoleRequest, reply: FastifyReply, session: ConsoleSession): void {
+    const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
     setCookie(
       reply,
       SESSION_COOKIE,
       session.id,
-      cookieOptions(request, this.config.publicUrl, Math.floor(SESSION_TTL_MS / 1000)),
+      cookieOptions(request, this.config.publicUrl, maxAgeSeconds),
     );
-  }
-
-  private limitAddress(request: ConsoleRequest): void {
-    this.limiter.consumeForAddress(request.ip);
   }
 }

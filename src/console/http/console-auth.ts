@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
-import { AccountsService } from '../../accounts/application/accounts.service';
-import { ConsoleSessions, csrfTokenMatches } from '../application/console-sessions.service';
+import { QueryBus } from '@nestjs/cqrs';
+import { csrfTokenMatches } from './csrf';
+import { VisitorBySession } from '../application/queries/visitor-by-session.query';
 import { readCookie } from './cookies';
 import {
   ConsolePageError,
@@ -15,19 +16,15 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Loads the signed-in visitor (if any) onto the request. */
 @Injectable()
 export class ConsoleVisitor {
-  constructor(
-    private readonly sessions: ConsoleSessions,
-    private readonly accounts: AccountsService,
-  ) {}
+  constructor(private readonly queries: QueryBus) {}
 
   async load(request: ConsoleRequest): Promise<void> {
     if (request.consoleVisitorLoaded) return;
     request.consoleVisitorLoaded = true;
-    const session = await this.sessions.find(readCookie(request, SESSION_COOKIE));
-    const account = session ? await this.accounts.get(session.accountId) : null;
-    if (session && account) {
-      request.consoleSession = session;
-      request.consoleAccount = account;
+    const visitor = await this.queries.execute(new VisitorBySession(readCookie(request, SESSION_COOKIE)));
+    if (visitor) {
+      request.consoleSession = visitor.session;
+      request.consoleAccount = visitor.account;
     }
   }
 }

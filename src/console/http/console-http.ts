@@ -2,12 +2,8 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import '@fastify/view';
 import type { AccountView } from '../../accounts/projections/accounts.projection';
 import { CookieOptions, readCookie, setCookie } from './cookies';
-import {
-  csrfTokenFor,
-  isPreSessionSecret,
-  newPreSessionSecret,
-  type ConsoleSession,
-} from '../application/console-sessions.service';
+import type { ConsoleSession } from '../application/console-sessions.service';
+import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -138,7 +134,10 @@ export function field(body: unknown, name: string): string {
 }
 
 /** The send form's fields as the send path takes them (console send and the try-out). */
-export function sendFormInput(body: unknown, type: string): Record<string, string> {
+export function sendFormInput(
+  body: unknown,
+  type: string,
+): { to: string; sender_id: string; message: string; type: string } {
   return {
     to: field(body, 'to'),
     sender_id: field(body, 'sender_id'),

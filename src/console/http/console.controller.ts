@@ -1,23 +1,35 @@
 import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { AccountsService, MintedKey } from '../../accounts/application/accounts.service';
-import { CheckoutsService } from '../../billing/application/checkouts.service';
+import { MintApiKey, MintedKey } from '../../accounts/application/commands/mint-api-key.command';
+import { RevokeApiKey } from '../../accounts/application/commands/revoke-api-key.command';
+import { ApiKeys } from '../../accounts/application/queries/api-keys.query';
+import { StartCheckout } from '../../billing/application/commands/start-checkout.command';
+import { CheckoutById } from '../../billing/application/queries/checkout-by-id.query';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { MessageQueries } from '../../messaging/application/message-queries.service';
-import { SendMessage } from '../../messaging/application/send-message.service';
+import { SendMessage } from '../../messaging/application/commands/send-message.command';
+import { MessageById } from '../../messaging/application/queries/message-by-id.query';
+import { MessagesPage } from '../../messaging/application/queries/messages-page.query';
 import type { ApiMessage } from '../../messaging/projections/messages.projection';
 import { DomainError } from '../../shared/domain-error';
-import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
-import { isIdOf } from '../../shared/ids';
-import { WalletBalances } from '../../wallet/application/wallet-balances.query';
-import { WebhookEndpoints } from '../../webhooks/application/webhook-endpoints.service';
-import { walletStream } from '../../wallet/domain/wallet.events';
-import { ConsoleSessions } from '../application/console-sessions.service';
-import { OneTimeFlash } from '../application/one-time-flash';
-import { ConsoleCsrfGuard, safeNext, signedIn, SignedInGuard } from './console-auth';
-import { ConsolePageError, ConsoleRequest, field, redirect, renderPage, sendFormInput } from './console-http';
 import { formatMoney } from '../../shared/money';
+import { WalletBalance } from '../../wallet/application/queries/wallet-balance.query';
+import { WalletEventsPage } from '../../wallet/application/queries/wallet-events-page.query';
+import { WebhookEndpointsList } from '../../webhooks/application/queries/webhook-endpoints-list.query';
+import { ChooseEnvironment } from '../application/commands/choose-environment.command';
+import { ConsoleCsrfGuard, safeNext, signedIn, SignedInGuard } from './console-auth';
+import {
+  BuyCreditsForm,
+  CheckoutReturnQuery,
+  EnvironmentForm,
+  HistoryPageQuery,
+  MessagesPageQuery,
+  MintKeyForm,
+  SendForm,
+} from './console-forms.dto';
+import { ConsolePageError, ConsoleRequest, field, redirect, renderPage, sendFormInput } from './console-http';
+import { OneTimeFlash } from './one-time-flash';
 
 const MINTED_KEY_SLOT = 'minted-key';
 const HISTORY_PAGE_SIZE = 50;
@@ -30,24 +42,18 @@ export const REFRESH_SECONDS = 2;
 const notFoundPage = () => new ConsolePageError(404, 'Not found', 'There is no such item in your account.');
 
 /**
- * The signed-in console. Every action goes through the same services as the HTTP API:
- * AccountsService (keys), SendMessage and MessageQueries (messages), CheckoutsService (credit),
- * WalletBalances and the wallet's own event stream (balance and history).
+ * The signed-in console. Every action is dispatched through the same command and query buses,
+ * to the same use cases, as the HTTP API's: keys, sends and messages, checkouts, the wallet's
+ * balance and history, webhook endpoints.
  */
 @ApiExcludeController()
 @UseGuards(ConsoleCsrfGuard, SignedInGuard)
 @Controller('console')
 export class ConsoleController {
   constructor(
-    private readonly accounts: AccountsService,
-    private readonly sessions: ConsoleSessions,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     private readonly flash: OneTimeFlash,
-    private readonly balances: WalletBalances,
-    private readonly sender: SendMessage,
-    private readonly messages: MessageQueries,
-    private readonly checkouts: CheckoutsService,
-    private readonly webhooks: WebhookEndpoints,
-    @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -56,7 +62,7 @@ export class ConsoleController {
     const { walletId, environment } = signedIn(request);
     const [smsLeft, recent] = await Promise.all([
       this.smsLeft(walletId),
-      this.messages.list({ walletId, environment }, 5),
+      this.queries.execute(new MessagesPage({ walletId, environment }, 5)),
     ]);
     await this.render(request, reply, 'overview', {
       title: 'Overview',
@@ -71,13 +77,13 @@ export class ConsoleController {
   async chooseEnvironment(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: EnvironmentForm,
   ): Promise<void> {
     const { session } = signedIn(request);
     const environment = field(body, 'environment');
     if (environment !== 'TEST' && environment !== 'LIVE')
       throw new ConsolePageError(400, 'Unknown environment', 'Choose TEST or LIVE.');
-    await this.sessions.chooseEnvironment(session, environment);
+    await this.commands.execute(new ChooseEnvironment(session, environment));
     // Detail pages belong to one environment; go to the list of the same kind instead.
     const next = safeNext(field(body, 'next'));
     redirect(reply, next.replace(/^(\/console\/(?:messages|billing))\/.*$/, '$1').replace(/\?.*$/, ''));
@@ -97,7 +103,7 @@ export class ConsoleController {
   async mintKey(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: MintKeyForm,
   ): Promise<void> {
     const { session, account } = signedIn(request);
     const environment = field(body, 'environment');
@@ -111,7 +117,9 @@ export class ConsoleController {
       );
     }
     try {
-      const minted = await this.accounts.mintKey(account.id, environment, field(body, 'name'));
+      const minted = await this.commands.execute(
+        new MintApiKey(account.id, environment, field(body, 'name')),
+      );
       this.flash.put(session.handle, MINTED_KEY_SLOT, minted);
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
@@ -127,9 +135,12 @@ export class ConsoleController {
     @Param('id') id: string,
   ): Promise<void> {
     const { account } = signedIn(request);
-    const owned = (await this.accounts.listKeys(account.id, 1000)).some((k) => k.id === id);
-    if (!isIdOf('key', id) || !owned) throw notFoundPage();
-    await this.accounts.revokeKey(account.id, id);
+    try {
+      await this.commands.execute(new RevokeApiKey(id, account.id));
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundPage();
+      throw error;
+    }
     redirect(reply, '/console/keys');
   }
 
@@ -140,14 +151,7 @@ export class ConsoleController {
     extra: { minted?: MintedKey | null; error?: string },
     status = 200,
   ): Promise<void> {
-    const keys = (await this.accounts.listKeys(accountId, 1000)).map((k) => ({
-      id: k.id,
-      name: k.name,
-      environment: k.environment,
-      suffix: k.suffix,
-      created_at: k.created_at,
-      revoked_at: k.revoked_at,
-    }));
+    const keys = await this.queries.execute(new ApiKeys(accountId));
     await this.render(
       request,
       reply,
@@ -168,15 +172,15 @@ export class ConsoleController {
   async send(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: SendForm,
   ): Promise<void> {
     const { walletId, environment, account } = signedIn(request);
     const input = sendFormInput(body, field(body, 'type') || 'transactional');
     let sent: ApiMessage;
     try {
       // The API's one send path: same validation, reservation, queue and outcome.
-      sent = (await this.sender.send(input, { mode: 'wallet', walletId, accountId: account.id, environment }))
-        .message;
+      const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+      sent = (await this.commands.execute(new SendMessage(sender, input))).message;
     } catch (error) {
       if (
         !(error instanceof DomainError) ||
@@ -220,13 +224,15 @@ export class ConsoleController {
   async messageList(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Query('starting_after') startingAfter?: string,
+    @Query() query: MessagesPageQuery,
   ): Promise<void> {
     const { walletId, environment } = signedIn(request);
-    const cursor = typeof startingAfter === 'string' && startingAfter !== '' ? startingAfter : undefined;
+    const cursor = query.starting_after || undefined;
     let list;
     try {
-      list = await this.messages.list({ walletId, environment }, MESSAGES_PAGE_SIZE, cursor);
+      list = await this.queries.execute(
+        new MessagesPage({ walletId, environment }, MESSAGES_PAGE_SIZE, cursor),
+      );
     } catch (error) {
       if (error instanceof DomainError && error.kind === 'not_found') throw notFoundPage();
       throw error;
@@ -250,14 +256,9 @@ export class ConsoleController {
   ): Promise<void> {
     const { account } = signedIn(request);
     // Either of the account's wallets: a link keeps working after switching environment.
-    let message: ApiMessage | null = null;
-    for (const environment of ['TEST', 'LIVE'] as const) {
-      const doc = await this.messages.find(id, { walletId: account.wallets[environment], environment });
-      if (doc) {
-        message = await this.messages.get(id, { walletId: account.wallets[environment], environment });
-        break;
-      }
-    }
+    const message = await this.inEitherEnvironment(account.wallets, (scope) =>
+      this.queries.execute(new MessageById(id, scope)),
+    );
     if (!message) throw notFoundPage();
     const final = FINAL_STATUSES.has(message.status);
     await this.render(request, reply, 'message', {
@@ -282,19 +283,21 @@ export class ConsoleController {
   async startCheckout(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: BuyCreditsForm,
   ): Promise<void> {
     const { account, walletId, environment } = signedIn(request);
     let checkoutUrl: string;
     try {
-      // The same checkout service as POST /v1/billing/checkout; the browser comes back to the console.
-      const started = await this.checkouts.start(
-        { accountId: account.id, walletId, environment },
-        {
-          package_id: field(body, 'package_id'),
-          success_url: `${this.config.publicUrl}/console/billing/return`,
-          cancel_url: `${this.config.publicUrl}/console/billing`,
-        },
+      // The same use case as POST /v1/billing/checkout; the browser comes back to the console.
+      const started = await this.commands.execute(
+        new StartCheckout(
+          { accountId: account.id, walletId, environment },
+          {
+            packageId: field(body, 'package_id'),
+            successUrl: `${this.config.publicUrl}/console/billing/return`,
+            cancelUrl: `${this.config.publicUrl}/console/billing`,
+          },
+        ),
       );
       checkoutUrl = started.checkout_url;
     } catch (error) {
@@ -312,24 +315,15 @@ export class ConsoleController {
   async checkoutReturn(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Query('checkout_id') checkoutId?: string,
+    @Query() query: CheckoutReturnQuery,
   ): Promise<void> {
     const { account } = signedIn(request);
-    let found = null;
-    for (const environment of ['TEST', 'LIVE'] as const) {
-      try {
-        found = {
-          checkout: await this.checkouts.get(
-            { accountId: account.id, walletId: account.wallets[environment], environment },
-            checkoutId,
-          ),
-          environment,
-        };
-        break;
-      } catch (error) {
-        if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
-      }
-    }
+    const found = await this.inEitherEnvironment(account.wallets, async (scope) => ({
+      checkout: await this.queries.execute(
+        new CheckoutById({ accountId: account.id, ...scope }, query.checkout_id),
+      ),
+      environment: scope.environment,
+    }));
     if (!found) throw notFoundPage();
     const final = FINAL_CHECKOUT.has(found.checkout.status);
     const pkg = this.config.packages.find((p) => p.id === found.checkout.package_id);
@@ -374,27 +368,22 @@ export class ConsoleController {
   async history(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Query('after') after?: string,
+    @Query() query: HistoryPageQuery,
   ): Promise<void> {
     const { walletId } = signedIn(request);
+    const after = query.after;
     const afterRevision = typeof after === 'string' && /^\d{1,15}$/.test(after) ? BigInt(after) : null;
-    const events = await this.events.readStream(walletStream(walletId), {
-      fromRevision: afterRevision === null ? 0n : afterRevision + 1n,
-      limit: HISTORY_PAGE_SIZE + 1,
-    });
-    const shown = events.slice(0, HISTORY_PAGE_SIZE);
+    const events = await this.queries.execute(
+      new WalletEventsPage(walletId, afterRevision, HISTORY_PAGE_SIZE),
+    );
+    const shown = events.data;
     const last = shown[shown.length - 1];
     await this.render(request, reply, 'history', {
       title: 'Wallet history',
       nav: 'history',
       walletId,
-      events: shown.map((e) => ({
-        revision: Number(e.revision),
-        type: e.type,
-        data: JSON.stringify(e.data, null, 2),
-        recorded_at: e.recordedAt.toISOString(),
-      })),
-      nextHref: events.length > HISTORY_PAGE_SIZE && last ? `/console/wallet?after=${last.revision}` : null,
+      events: shown.map((e) => ({ ...e, data: JSON.stringify(e.data, null, 2) })),
+      nextHref: events.has_more && last ? `/console/wallet?after=${last.revision}` : null,
       firstHref: afterRevision !== null ? '/console/wallet' : null,
     });
   }
@@ -405,7 +394,7 @@ export class ConsoleController {
   @Get('webhooks')
   async webhookEndpoints(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     const { walletId } = signedIn(request);
-    const endpoints = await this.webhooks.list(walletId);
+    const endpoints = await this.queries.execute(new WebhookEndpointsList(walletId));
     await this.render(request, reply, 'webhooks', {
       title: 'Webhooks',
       nav: 'webhooks',
@@ -415,7 +404,25 @@ export class ConsoleController {
 
   /** What the wallet has left to send, as the header shows it (0 before its balance is projected). */
   private async smsLeft(walletId: string): Promise<number> {
-    return (await this.balances.get(walletId))?.smsLeft ?? 0;
+    return (await this.queries.execute(new WalletBalance(walletId)))?.smsLeft ?? 0;
+  }
+
+  /**
+   * A detail page's item in either of the account's wallets (TEST first), so a link keeps working
+   * after switching environment; null when neither has it.
+   */
+  private async inEitherEnvironment<T>(
+    wallets: Readonly<Record<'TEST' | 'LIVE', string>>,
+    read: (scope: { walletId: string; environment: 'TEST' | 'LIVE' }) => Promise<T>,
+  ): Promise<T | null> {
+    for (const environment of ['TEST', 'LIVE'] as const) {
+      try {
+        return await read({ walletId: wallets[environment], environment });
+      } catch (error) {
+        if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
+      }
+    }
+    return null;
   }
 
   private render(

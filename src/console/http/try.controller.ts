@@ -1,13 +1,16 @@
 import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { MessageQueries } from '../../messaging/application/message-queries.service';
-import { SendMessage } from '../../messaging/application/send-message.service';
+import { SendMessage } from '../../messaging/application/commands/send-message.command';
+import { MessageById } from '../../messaging/application/queries/message-by-id.query';
 import { SANDBOX_NUMBERS } from '../../messaging/domain/sandbox';
+import type { ApiMessage } from '../../messaging/projections/messages.projection';
 import { DomainError } from '../../shared/domain-error';
-import { RateLimiter } from '../../shared/http/rate-limiter';
+import { PerAddressRateLimit } from '../../shared/http/rate-limiter';
 import { ConsoleCsrfGuard } from './console-auth';
+import { SendForm } from './console-forms.dto';
 import { ConsolePageError, ConsoleRequest, redirect, renderPage, sendFormInput } from './console-http';
 import { REFRESH_SECONDS } from './console.controller';
 
@@ -27,9 +30,8 @@ const OUTCOMES: Record<string, string> = {
 @Controller('try')
 export class TryController {
   constructor(
-    private readonly sender: SendMessage,
-    private readonly messages: MessageQueries,
-    private readonly limiter: RateLimiter,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -39,15 +41,15 @@ export class TryController {
   }
 
   @Post()
+  @UseGuards(PerAddressRateLimit)
   async send(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
-    @Body() body: unknown,
+    @Body() body: SendForm,
   ): Promise<void> {
-    this.limiter.consumeForAddress(request.ip);
     const input = sendFormInput(body, 'transactional');
     try {
-      const sent = await this.sender.send(input, { mode: 'sandbox' });
+      const sent = await this.commands.execute(new SendMessage({ mode: 'sandbox' }, input));
       redirect(reply, `/try/messages/${encodeURIComponent(sent.message.id)}`);
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
@@ -56,15 +58,19 @@ export class TryController {
   }
 
   @Get('messages/:id')
+  @UseGuards(PerAddressRateLimit)
   async message(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Param('id') id: string,
   ): Promise<void> {
-    this.limiter.consumeForAddress(request.ip);
-    const doc = await this.messages.find(id, 'sandbox');
-    if (!doc) throw new ConsolePageError(404, 'Not found', 'There is no try-out message with this id.');
-    const message = await this.messages.get(id, 'sandbox');
+    let message: ApiMessage;
+    try {
+      message = await this.queries.execute(new MessageById(id, 'sandbox'));
+    } catch (error) {
+      if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
+      throw new ConsolePageError(404, 'Not found', 'There is no try-out message with this id.');
+    }
     const final = ['DELIVERED', 'FAILED', 'EXPIRED'].includes(message.status);
     await renderPage(request, reply, this.config.publicUrl, 'message', {
       title: `Try-out message ${message.id}`,

@@ -4,9 +4,9 @@ import {
   decideIdempotency,
   foldIdempotency,
   IDEMPOTENCY_TTL_MS,
-  parseIdempotencyKey,
   requestHashOf,
 } from './idempotent-send.service';
+import { parseIdempotencyKey } from '../http/idempotency-key.header';
 
 const T0 = new Date('2026-01-01T00:00:00.000Z');
 const at = (ms: number) => new Date(T0.getTime() + ms);

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { CLOCK, Clock } from '../../shared/clock';
-import { DomainError, ErrorKind, invalid } from '../../shared/domain-error';
+import { DomainError, ErrorKind } from '../../shared/domain-error';
 import {
   ConcurrencyError,
   EVENT_STORE,
@@ -14,9 +14,9 @@ import { newId } from '../../shared/ids';
 import { messageStream } from '../domain/message.events';
 import type { SendInput } from '../domain/message-input';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
-import type { ApiMessage } from '../projections/messages.projection';
-import { MessageQueries } from './message-queries.service';
-import { SendContext, SendMessage } from './send-message.service';
+import { ApiMessage, toApiMessage } from '../projections/messages.projection';
+import { MessageReader } from './message-reader';
+import { SendContext, SendPipeline } from './send-pipeline.service';
 
 /** API.md: an Idempotency-Key is kept 24 h. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
@@ -84,19 +84,6 @@ export function decideIdempotency(
   };
 }
 
-/** 1–255 printable ASCII characters (API.md). */
-export function parseIdempotencyKey(raw: unknown): string | null {
-  if (raw === undefined) return null;
-  if (typeof raw !== 'string' || !/^[\x20-\x7e]{1,255}$/.test(raw)) {
-    throw invalid(
-      'invalid_idempotency_key',
-      'Idempotency-Key must be 1 to 255 printable ASCII characters',
-      'Idempotency-Key',
-    );
-  }
-  return raw;
-}
-
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** The request as far as idempotency is concerned: the four send fields exactly as sent. */
@@ -123,8 +110,8 @@ export class IdempotentSend {
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly sender: SendMessage,
-    private readonly queries: MessageQueries,
+    private readonly sender: SendPipeline,
+    private readonly messages: MessageReader,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
@@ -202,7 +189,7 @@ export class IdempotentSend {
     revision: bigint,
     messageId: string,
     key: string,
-    valid: Awaited<ReturnType<SendMessage['validate']>>,
+    valid: Awaited<ReturnType<SendPipeline['validate']>>,
     ctx: Extract<SendContext, { mode: 'wallet' }>,
   ): Promise<{ message: ApiMessage; replayed: boolean }> {
     try {
@@ -243,8 +230,8 @@ export class IdempotentSend {
   ): Promise<ApiMessage | null> {
     const deadline = Date.now() + this.options.idempotencyWaitMs;
     for (;;) {
-      const doc = await this.queries.find(messageId, ctx);
-      if (doc) return await this.queries.get(messageId, ctx);
+      const doc = await this.messages.find(messageId, ctx);
+      if (doc) return toApiMessage(doc);
       if (Date.now() >= deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }

@@ -1,8 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection } from '../../shared/projections/projection';
-import { BUILT_IN_ROUTES, parseRoute, Route } from '../domain/routing';
+import { BUILT_IN_ROUTES, Route } from '../domain/routing';
 
 /** Operator routes are events in one stream; the latest route for a prefix wins. */
 export const ROUTES_STREAM = 'routes';
@@ -11,7 +10,7 @@ export type RouteAddedData = { readonly prefix: string; readonly carrier: string
 
 /**
  * The routes a send is validated against: built-ins plus the operator's (`routes:add`). Read at
- * send time from a small cache, which `add` and the routes projection (which also sees appends
+ * send time from a small cache, which AddRoute and the routes projection (which also sees appends
  * made by the CLI in another process) invalidate: no code change and no restart needed.
  */
 @Injectable()
@@ -19,10 +18,7 @@ export class RouteRegistry {
   private cache: Promise<Route[]> | null = null;
   private generation = 0;
 
-  constructor(
-    @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(CLOCK) private readonly clock: Clock,
-  ) {}
+  constructor(@Inject(EVENT_STORE) private readonly events: EventStore) {}
 
   /** Operator routes, oldest first (resolveRoute lets the later of equal prefixes win). */
   operatorRoutes(): Promise<Route[]> {
@@ -46,15 +42,6 @@ export class RouteRegistry {
   /** Built-in routes followed by the operator's. */
   async routes(): Promise<Route[]> {
     return [...BUILT_IN_ROUTES, ...(await this.operatorRoutes())];
-  }
-
-  async add(input: { prefix: unknown; carrier: unknown }): Promise<Route> {
-    const parsed = parseRoute(input);
-    if (!parsed.ok) throw parsed.error;
-    const data: RouteAddedData = { ...parsed.value, addedAt: this.clock.now().toISOString() };
-    await this.events.append(ROUTES_STREAM, [{ type: 'RouteAdded', data }], 'any');
-    this.invalidate();
-    return parsed.value;
   }
 
   invalidate(): void {

@@ -1,24 +1,52 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
+import { PageLimit } from '../../shared/http/pagination';
+import { RequiredString } from '../../shared/http/required-string.decorator';
+import { MESSAGE_TYPES, MessageType } from '../domain/message-input';
 
 /**
- * OpenAPI description of a send body. Documentation only: bodies are checked by the domain's
- * validateSendInput, which answers API.md's codes (invalid_phone_number, …) with their param.
+ * A send body (POST /v1/messages, /v1/messages/quote, /v1/sandbox/messages) on the wire: each
+ * field present and a string, `type` one of the two. What needs the domain (E.164 and routing,
+ * sender id rules, segments) is checked by the domain's validateSendInput, with API.md's codes.
  */
-export class SendMessageRequest {
+export class SendMessageDto {
   @ApiProperty({ example: '+233241234567', description: 'E.164: + and 8–15 digits' })
+  @RequiredString('to')
   to!: string;
+
   @ApiProperty({
     example: 'MyShop',
     description: '3–11 letters, digits or spaces with a letter, or 3–15 digits',
   })
+  @RequiredString('sender_id')
   sender_id!: string;
+
   @ApiProperty({
     example: 'Your order has shipped',
     description: '1–10 segments (GSM-7 160/153, UCS-2 70/67)',
   })
+  @RequiredString('message')
   message!: string;
-  @ApiProperty({ enum: ['transactional', 'promotional'] })
-  type!: string;
+
+  @ApiProperty({ enum: MESSAGE_TYPES })
+  @RequiredString('type')
+  @IsIn(MESSAGE_TYPES, {
+    message: 'type must be transactional or promotional',
+    context: { code: 'invalid_type' },
+  })
+  type!: MessageType;
+}
+
+/** `GET /v1/messages` query. */
+export class ListMessagesQuery {
+  @PageLimit(100, 20)
+  limit?: number;
+
+  @ApiPropertyOptional({ description: 'The last message id of the previous page', example: 'msg_…' })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  starting_after?: string;
 }
 
 export class DeliveryReportResponse {

@@ -1,20 +1,22 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
-import {
-  ApiBearerAuth,
-  ApiBody,
-  ApiHeader,
-  ApiOkResponse,
-  ApiOperation,
-  ApiQuery,
-  ApiTags,
-} from '@nestjs/swagger';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Res, UseGuards } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
-import { parseLimit } from '../../shared/http/pagination';
-import { IdempotentSend, parseIdempotencyKey } from '../application/idempotent-send.service';
-import { MessageQueries } from '../application/message-queries.service';
-import { SendContext, SendMessage } from '../application/send-message.service';
-import { MessageListResponse, MessageResponse, QuoteResponse, SendMessageRequest } from './message.dto';
+import { ApiErrors } from '../../shared/http/api-errors.decorator';
+import { SendMessage } from '../application/commands/send-message.command';
+import { MessageById } from '../application/queries/message-by-id.query';
+import { MessageQuote } from '../application/queries/message-quote.query';
+import { MessagesPage } from '../application/queries/messages-page.query';
+import type { SendContext } from '../application/send-pipeline.service';
+import { IdempotencyKeyHeader } from './idempotency-key.header';
+import {
+  ListMessagesQuery,
+  MessageListResponse,
+  MessageResponse,
+  QuoteResponse,
+  SendMessageDto,
+} from './message.dto';
 
 const walletContext = (p: Principal): Extract<SendContext, { mode: 'wallet' }> => ({
   mode: 'wallet',
@@ -23,15 +25,27 @@ const walletContext = (p: Principal): Extract<SendContext, { mode: 'wallet' }> =
   environment: p.environment,
 });
 
+const scopeOf = (p: Principal) => ({ walletId: p.walletId, environment: p.environment });
+
+/** The codes a send body can be refused with before anything is reserved (API.md). */
+const SEND_REFUSALS = [
+  'invalid_phone_number',
+  'unsupported_destination',
+  'invalid_sender_id',
+  'invalid_message',
+  'message_too_long',
+  'invalid_type',
+  'carrier_unavailable',
+];
+
 @ApiTags('messages')
 @ApiBearerAuth()
 @UseGuards(ApiKeyGuard)
 @Controller('v1/messages')
 export class MessagesHttpController {
   constructor(
-    private readonly sender: SendMessage,
-    private readonly idempotent: IdempotentSend,
-    private readonly queries: MessageQueries,
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
   ) {}
 
   @Post()
@@ -40,25 +54,32 @@ export class MessagesHttpController {
     summary:
       'Send one SMS: reserves its credits and queues it (status QUEUED); the outcome comes later in dlr',
   })
-  @ApiBody({ type: SendMessageRequest })
   @ApiHeader({
     name: 'Idempotency-Key',
     required: false,
-    description: '1–255 printable characters; kept 24 h per wallet',
+    description:
+      '1–255 printable characters; kept 24 h per wallet. A replay answers with Idempotent-Replayed: true',
   })
   @ApiOkResponse({ type: MessageResponse })
+  @ApiErrors(
+    {
+      400: [...SEND_REFUSALS, 'invalid_idempotency_key'],
+      402: ['insufficient_credit'],
+      409: ['idempotency_request_in_progress'],
+      422: ['idempotency_key_reused'],
+      503: ['send_abandoned'],
+    },
+    { body: true },
+  )
   async send(
     @CurrentPrincipal() principal: Principal,
-    @Body() body: unknown,
-    @Headers('idempotency-key') rawKey: string | undefined,
+    @Body() body: SendMessageDto,
+    @IdempotencyKeyHeader() key: string | null,
     @Res({ passthrough: true }) reply: FastifyReply,
   ) {
-    const key = parseIdempotencyKey(rawKey);
-    const ctx = walletContext(principal);
-    if (key === null) return (await this.sender.send(body, ctx)).message;
-    const outcome = await this.idempotent.send(key, body, ctx);
-    if (outcome.replayed) reply.header('Idempotent-Replayed', 'true');
-    return outcome.message;
+    const sent = await this.commands.execute(new SendMessage(walletContext(principal), body, key));
+    if (sent.replayed) reply.header('Idempotent-Replayed', 'true');
+    return sent.message;
   }
 
   @Post('quote')
@@ -67,37 +88,27 @@ export class MessagesHttpController {
     summary:
       'What a send would cost (carrier, encoding, segments, credits) and whether sms_left covers it; nothing is reserved',
   })
-  @ApiBody({ type: SendMessageRequest })
   @ApiOkResponse({ type: QuoteResponse })
-  quote(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.queries.quote(body, walletContext(principal));
+  @ApiErrors({ 400: SEND_REFUSALS }, { body: true })
+  quote(@CurrentPrincipal() principal: Principal, @Body() body: SendMessageDto) {
+    return this.queries.execute(new MessageQuote(walletContext(principal), body));
   }
 
   @Get()
   @ApiOperation({ summary: "The wallet's messages, newest first" })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 20' })
-  @ApiQuery({
-    name: 'starting_after',
-    required: false,
-    description: 'The last message id of the previous page',
-  })
   @ApiOkResponse({ type: MessageListResponse })
-  list(
-    @CurrentPrincipal() principal: Principal,
-    @Query('limit') limit?: string,
-    @Query('starting_after') startingAfter?: string,
-  ) {
-    return this.queries.list(
-      { walletId: principal.walletId, environment: principal.environment },
-      parseLimit(limit),
-      startingAfter,
+  @ApiErrors({ 400: ['invalid_limit'], 404: ['resource_missing (starting_after)'] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: ListMessagesQuery) {
+    return this.queries.execute(
+      new MessagesPage(scopeOf(principal), query.limit ?? 20, query.starting_after),
     );
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One message with its delivery report (dlr) once known' })
   @ApiOkResponse({ type: MessageResponse })
+  @ApiErrors({ 404: ['resource_missing'] })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.queries.get(id, { walletId: principal.walletId, environment: principal.environment });
+    return this.queries.execute(new MessageById(id, scopeOf(principal)));
   }
 }

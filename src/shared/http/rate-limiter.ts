@@ -1,4 +1,5 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../domain-error';
 import { DomainErrorWithHeaders } from './error-body';
@@ -32,4 +33,18 @@ function refuseIfLimited(retryAfterSeconds: number, message: string): void {
       'retry-after': String(retryAfterSeconds),
     },
   );
+}
+
+/**
+ * On the endpoints without a key (try-out, hosted checkout, console sign-in): counts every
+ * request against its client address before anything else looks at it, invalid ones included.
+ */
+@Injectable()
+export class PerAddressRateLimit implements CanActivate {
+  constructor(private readonly limiter: RateLimiter) {}
+
+  canActivate(context: ExecutionContext): boolean {
+    this.limiter.consumeForAddress(context.switchToHttp().getRequest<FastifyRequest>().ip);
+    return true;
+  }
 }

@@ -1,8 +1,6 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
-import { IsInt, IsOptional, Matches, Max, Min } from 'class-validator';
-
-const LIMIT = { message: 'limit must be a whole number from 1 to 1000', context: { code: 'invalid_limit' } };
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { IsOptional, Matches } from 'class-validator';
+import { PageLimit } from '../../shared/http/pagination';
 
 /** `GET /v1/wallet/events` query: validated by class-validator into API.md's 400s. */
 export class WalletEventsQuery {
@@ -14,11 +12,24 @@ export class WalletEventsQuery {
   })
   after?: string;
 
-  @ApiPropertyOptional({ description: '1 to 1000', default: 100 })
-  @IsOptional()
-  @Type(() => Number)
-  @IsInt(LIMIT)
-  @Min(1, LIMIT)
-  @Max(1000, LIMIT)
+  @PageLimit(1000, 100)
   limit?: number;
+}
+
+export class WalletEventResponse {
+  @ApiProperty({ example: 'wallet_event' }) object!: string;
+  @ApiProperty({ description: "The event's place in the wallet's stream, from 0" }) revision!: number;
+  @ApiProperty({
+    example: 'CreditsReserved',
+    enum: ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured', 'ReservationReleased'],
+  })
+  type!: string;
+  @ApiProperty({ description: 'The event as recorded; credits are integers' }) data!: Record<string, unknown>;
+  @ApiProperty() recorded_at!: string;
+}
+
+export class WalletEventListResponse {
+  @ApiProperty({ example: 'list' }) object!: string;
+  @ApiProperty({ type: [WalletEventResponse] }) data!: WalletEventResponse[];
+  @ApiProperty() has_more!: boolean;
 }

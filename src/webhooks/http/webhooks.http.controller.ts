@@ -1,16 +1,32 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
-import { ApiBearerAuth, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
-import { parseLimit } from '../../shared/http/pagination';
-import { WebhookEndpoints } from '../application/webhook-endpoints.service';
-import { WebhookEventsQuery } from '../application/webhook-events.query';
+import { ApiErrors } from '../../shared/http/api-errors.decorator';
+import { CreateWebhookEndpoint } from '../application/commands/create-webhook-endpoint.command';
+import { DeleteWebhookEndpoint } from '../application/commands/delete-webhook-endpoint.command';
+import { WebhookEndpointById } from '../application/queries/webhook-endpoint-by-id.query';
+import { WebhookEndpointsList } from '../application/queries/webhook-endpoints-list.query';
+import { WebhookEventsPage } from '../application/queries/webhook-events-page.query';
+import {
+  CreatedWebhookEndpointResponse,
+  CreateWebhookEndpointDto,
+  DeletedWebhookEndpointResponse,
+  WebhookEndpointListResponse,
+  WebhookEndpointResponse,
+  WebhookEventListResponse,
+  WebhookEventsQueryDto,
+} from './webhook-endpoint.dto';
 
 @ApiTags('webhooks')
 @ApiBearerAuth()
 @UseGuards(ApiKeyGuard)
 @Controller('v1/webhook_endpoints')
 export class WebhookEndpointsHttpController {
-  constructor(private readonly endpoints: WebhookEndpoints) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Post()
   @HttpCode(200)
@@ -18,29 +34,34 @@ export class WebhookEndpointsHttpController {
     summary:
       'Register a URL for webhook events (message.sent, message.delivered, message.failed, message.expired, checkout.succeeded); the signing secret is shown only in this answer',
   })
-  create(@CurrentPrincipal() principal: Principal, @Body() body: unknown) {
-    return this.endpoints.create(
-      { walletId: principal.walletId, accountId: principal.accountId, environment: principal.environment },
-      body,
-    );
+  @ApiOkResponse({ type: CreatedWebhookEndpointResponse })
+  @ApiErrors({ 400: ['invalid_url', 'invalid_event_type', 'too_many_endpoints'] }, { body: true })
+  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointDto) {
+    return this.commands.execute(new CreateWebhookEndpoint(principal, body.url, body.events));
   }
 
   @Get()
   @ApiOperation({ summary: "The wallet's webhook endpoints, oldest first (without secrets)" })
+  @ApiOkResponse({ type: WebhookEndpointListResponse })
+  @ApiErrors()
   list(@CurrentPrincipal() principal: Principal) {
-    return this.endpoints.list(principal.walletId);
+    return this.queries.execute(new WebhookEndpointsList(principal.walletId));
   }
 
   @Get(':id')
   @ApiOperation({ summary: 'One webhook endpoint (without its secret)' })
+  @ApiOkResponse({ type: WebhookEndpointResponse })
+  @ApiErrors({ 404: ['resource_missing'] })
   get(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.endpoints.get(principal.walletId, id);
+    return this.queries.execute(new WebhookEndpointById(principal.walletId, id));
   }
 
   @Delete(':id')
   @ApiOperation({ summary: 'Remove a webhook endpoint: nothing more is delivered to it' })
+  @ApiOkResponse({ type: DeletedWebhookEndpointResponse })
+  @ApiErrors({ 404: ['resource_missing'] })
   remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.endpoints.delete(principal.walletId, id);
+    return this.commands.execute(new DeleteWebhookEndpoint(principal.walletId, id));
   }
 }
 
@@ -49,19 +70,15 @@ export class WebhookEndpointsHttpController {
 @UseGuards(ApiKeyGuard)
 @Controller('v1/events')
 export class WebhookEventsHttpController {
-  constructor(private readonly events: WebhookEventsQuery) {}
+  constructor(private readonly queries: QueryBus) {}
 
   @Get()
   @ApiOperation({
     summary: "The wallet's webhook events, oldest first: the same objects the endpoints receive",
   })
-  @ApiQuery({ name: 'after', required: false, description: 'Only events after this event id (evt_…)' })
-  @ApiQuery({ name: 'limit', required: false, description: '1 to 100, default 100' })
-  list(
-    @CurrentPrincipal() principal: Principal,
-    @Query('after') after?: string,
-    @Query('limit') limit?: string,
-  ) {
-    return this.events.list(principal.walletId, parseLimit(limit, 100, 100), after);
+  @ApiOkResponse({ type: WebhookEventListResponse })
+  @ApiErrors({ 400: ['invalid_limit', 'parameter_invalid (after)'], 404: ['resource_missing (after)'] })
+  list(@CurrentPrincipal() principal: Principal, @Query() query: WebhookEventsQueryDto) {
+    return this.queries.execute(new WebhookEventsPage(principal.walletId, query.limit ?? 100, query.after));
   }
 }

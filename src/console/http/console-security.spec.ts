@@ -1,12 +1,7 @@
-import {
-  csrfTokenFor,
-  csrfTokenMatches,
-  isPreSessionSecret,
-  newPreSessionSecret,
-} from './console-sessions.service';
+import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, SignInThrottle } from '../application/sign-in-throttle';
+import { safeNext } from './console-auth';
+import { csrfTokenFor, csrfTokenMatches, isPreSessionSecret, newPreSessionSecret } from './csrf';
 import { OneTimeFlash } from './one-time-flash';
-import { SIGN_IN_MAX_FAILURES, SIGN_IN_WINDOW_MS, SignInThrottle } from './sign-in-throttle';
-import { safeNext } from '../http/console-auth';
 
 describe('console CSRF tokens', () => {
   it('differ per session secret and match only their own session', () => {

@@ -56,7 +56,7 @@ export const environmentOf = (ctx: SendContext): Environment =>
  * the orphan reaper rejects and releases; a message is never queued without its reservation.
  */
 @Injectable()
-export class SendMessage {
+export class SendPipeline {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,

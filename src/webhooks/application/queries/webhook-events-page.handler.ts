@@ -1,27 +1,32 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
-import { invalid, notFound } from '../../shared/domain-error';
-import { ListPage, page } from '../../shared/http/pagination';
-import { isIdOf } from '../../shared/ids';
-import { ProjectionsService } from '../../shared/projections/projections.service';
-import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { WebhookEventObject, WebhookEventRecorded, webhookEventsStream } from '../domain/webhook.events';
+import { Inject } from '@nestjs/common';
+import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
+import { invalid, notFound } from '../../../shared/domain-error';
+import { EVENT_STORE, EventStore } from '../../../shared/event-store/event-store.port';
+import { ListPage, page } from '../../../shared/http/pagination';
+import { isIdOf } from '../../../shared/ids';
+import { ProjectionsService } from '../../../shared/projections/projections.service';
+import { READ_STORE, ReadStore } from '../../../shared/read-store/read-store.port';
+import { WebhookEventObject, WebhookEventRecorded, webhookEventsStream } from '../../domain/webhook.events';
 import {
   WEBHOOK_EVENT_INDEX,
   WEBHOOK_OUTBOX_PROJECTION,
   WebhookEventIndexDoc,
-} from '../projections/webhook-outbox.projection';
+} from '../../projections/webhook-outbox.projection';
+import { WebhookEventsPage } from './webhook-events-page.query';
 
-/** GET /v1/events: the wallet's webhook events, oldest first, read from its own stream. */
-@Injectable()
-export class WebhookEventsQuery {
+/** Read from the wallet's own event stream; the index only finds where `after` is in it. */
+@QueryHandler(WebhookEventsPage)
+export class WebhookEventsPageHandler implements IQueryHandler<
+  WebhookEventsPage,
+  ListPage<WebhookEventObject>
+> {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly projections: ProjectionsService,
   ) {}
 
-  async list(walletId: string, limit: number, after?: string): Promise<ListPage<WebhookEventObject>> {
+  async execute({ walletId, limit, after }: WebhookEventsPage): Promise<ListPage<WebhookEventObject>> {
     let from = 0n;
     if (after !== undefined && after !== '') {
       if (!isIdOf('evt', after))

@@ -1,0 +1,13 @@
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import type { Checkout } from '../../domain/checkout.decider';
+import { CheckoutPayments } from '../checkout-payments.service';
+import { VerifyCheckoutPayment } from './verify-checkout-payment.command';
+
+@CommandHandler(VerifyCheckoutPayment)
+export class VerifyCheckoutPaymentHandler implements ICommandHandler<VerifyCheckoutPayment, Checkout> {
+  constructor(private readonly payments: CheckoutPayments) {}
+
+  execute({ checkoutId }: VerifyCheckoutPayment): Promise<Checkout> {
+    return this.payments.settleAndWait(checkoutId, () => this.payments.verifyAndSettle(checkoutId));
+  }
+}

@@ -1,0 +1,22 @@
+import { Command } from '@nestjs/cqrs';
+import type { ConsoleSession } from '../console-sessions.service';
+
+export type SignInOutcome =
+  | { readonly outcome: 'signed_in'; readonly session: ConsoleSession }
+  | { readonly outcome: 'refused' }
+  | { readonly outcome: 'throttled'; readonly retryAfterSeconds: number };
+
+/**
+ * Sign in to the console from a client address, ending the visitor's previous session (if any)
+ * so every sign-in gets a fresh session id.
+ */
+export class SignIn extends Command<SignInOutcome> {
+  constructor(
+    readonly email: string,
+    readonly password: string,
+    readonly address: string,
+    readonly previous: ConsoleSession | null,
+  ) {
+    super();
+  }
+}

@@ -1,0 +1,69 @@
+import { applyDecorators } from '@nestjs/common';
+import { IsOptional, IsString, MaxLength } from 'class-validator';
+
+/**
+ * The console's forms and page queries, checked by the same ValidationPipe as the API. They only
+ * bound what a browser may send (a form field the size of a novel is refused with a 400 page
+ * before anything looks at it); what a field must mean is left to the use case, whose refusal
+ * is shown inline next to the form.
+ */
+const Field = (max: number) => applyDecorators(IsOptional(), IsString(), MaxLength(max));
+
+/** Longest email an address can be (RFC 5321 paths). */
+const EMAIL = 254;
+/** Longer than any password the service accepts (200), so the use case says why it is refused. */
+const PASSWORD = 1024;
+/** A console path to return to. */
+const PATH = 2048;
+/** Longer than the longest message the service sends (10 UCS-2 or GSM-7 segments). */
+const MESSAGE = 4096;
+const SHORT = 256;
+const ID = 128;
+
+export class SignInForm {
+  @Field(EMAIL) email?: string;
+  @Field(PASSWORD) password?: string;
+  @Field(PATH) next?: string;
+}
+
+export class SignUpForm {
+  @Field(EMAIL) email?: string;
+  @Field(PASSWORD) password?: string;
+}
+
+export class SignInPageQuery {
+  @Field(PATH) next?: string;
+}
+
+export class EnvironmentForm {
+  @Field(SHORT) environment?: string;
+  @Field(PATH) next?: string;
+}
+
+export class MintKeyForm {
+  @Field(SHORT) environment?: string;
+  @Field(SHORT) name?: string;
+}
+
+export class SendForm {
+  @Field(SHORT) to?: string;
+  @Field(SHORT) sender_id?: string;
+  @Field(MESSAGE) message?: string;
+  @Field(SHORT) type?: string;
+}
+
+export class BuyCreditsForm {
+  @Field(SHORT) package_id?: string;
+}
+
+export class MessagesPageQuery {
+  @Field(ID) starting_after?: string;
+}
+
+export class HistoryPageQuery {
+  @Field(SHORT) after?: string;
+}
+
+export class CheckoutReturnQuery {
+  @Field(ID) checkout_id?: string;
+}

@@ -1,0 +1,98 @@
+import { Inject } from '@nestjs/common';
+import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { CLOCK, Clock } from '../../../shared/clock';
+import { invalid } from '../../../shared/domain-error';
+import { AggregateStore } from '../../../shared/event-store/aggregate-store';
+import { newId, randomToken } from '../../../shared/ids';
+import { ProjectionsService } from '../../../shared/projections/projections.service';
+import { unwrap } from '../../../shared/result';
+import * as endpoint from '../../domain/webhook-endpoint.decider';
+import { hostOf, parseWebhookUrl } from '../../domain/webhook-url';
+import {
+  isWebhookEventType,
+  WEBHOOK_EVENT_TYPES,
+  webhookEndpointStream,
+  WebhookEventType,
+} from '../../domain/webhook.events';
+import { ADDRESS_GUARD, AddressGuard } from '../../ports/webhook-sender.port';
+import { WEBHOOK_ENDPOINTS_PROJECTION } from '../../projections/webhook-endpoints.projection';
+import { WEBHOOK_OPTIONS, WebhookOptions } from '../../webhooks.options';
+import { WebhookEndpoints } from '../webhook-endpoints.service';
+import { CreatedWebhookEndpoint, CreateWebhookEndpoint } from './create-webhook-endpoint.command';
+
+@CommandHandler(CreateWebhookEndpoint)
+export class CreateWebhookEndpointHandler implements ICommandHandler<
+  CreateWebhookEndpoint,
+  CreatedWebhookEndpoint
+> {
+  constructor(
+    private readonly aggregates: AggregateStore,
+    private readonly endpoints: WebhookEndpoints,
+    private readonly projections: ProjectionsService,
+    @Inject(ADDRESS_GUARD) private readonly guard: AddressGuard,
+    @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
+    @Inject(CLOCK) private readonly clock: Clock,
+  ) {}
+
+  async execute({
+    owner,
+    url: rawUrl,
+    events: rawEvents,
+  }: CreateWebhookEndpoint): Promise<CreatedWebhookEndpoint> {
+    const url = parseWebhookUrl(rawUrl, owner.environment);
+    const events = parseEvents(rawEvents);
+    if (owner.environment === 'LIVE') {
+      const problem = await this.guard.check(hostOf(url));
+      if (problem) throw invalid('invalid_url', `LIVE webhook endpoints must be public: ${problem}`, 'url');
+    }
+    const existing = await this.endpoints.ofWallet(owner.walletId);
+    if (existing.length >= this.options.maxEndpointsPerWallet) {
+      throw invalid(
+        'too_many_endpoints',
+        `A wallet has at most ${this.options.maxEndpointsPerWallet} webhook endpoints; delete one first`,
+      );
+    }
+    const id = newId('we');
+    const data = {
+      endpointId: id,
+      walletId: owner.walletId,
+      accountId: owner.accountId,
+      environment: owner.environment,
+      url: url.toString(),
+      events,
+      secret: `whsec_${randomToken(32)}`,
+      createdAt: this.clock.now().toISOString(),
+    };
+    const handled = unwrap(
+      await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) =>
+        endpoint.create(s, data),
+      ),
+    );
+    await this.projections.waitFor(handled.position, [WEBHOOK_ENDPOINTS_PROJECTION]);
+    return {
+      id,
+      object: 'webhook_endpoint',
+      url: data.url,
+      events,
+      status: 'enabled',
+      created_at: data.createdAt,
+      secret: data.secret,
+    };
+  }
+}
+
+/** The event names as the domain knows them, in their canonical order, once each. */
+function parseEvents(value: readonly unknown[]): WebhookEventType[] {
+  const allowed = WEBHOOK_EVENT_TYPES.join(', ');
+  if (value.length === 0)
+    throw invalid('parameter_invalid', `events must be a non-empty list of ${allowed}`, 'events');
+  const unknown = value.find((v) => !isWebhookEventType(v));
+  if (unknown !== undefined) {
+    throw invalid(
+      'invalid_event_type',
+      `Unknown event type ${JSON.stringify(unknown).slice(0, 60)}; use ${allowed}`,
+      'events',
+    );
+  }
+  return WEBHOOK_EVENT_TYPES.filter((t) => value.includes(t));
+}
