@@ -10,11 +10,13 @@ require('reflect-metadata');
 process.env.RUN_PROCESS_MANAGERS = 'false';
 const { join } = require('node:path');
 const { NestFactory } = require('@nestjs/core');
+const { CommandBus } = require('@nestjs/cqrs');
 
 const dist = join(__dirname, '..', 'dist');
 const { AppModule } = require(join(dist, 'app.module'));
-const { AccountsService } = require(join(dist, 'accounts/application/accounts.service'));
-const { WalletService } = require(join(dist, 'wallet/application/wallet.service'));
+const { RegisterAccount } = require(join(dist, 'accounts/application/commands/register-account.command'));
+const { MintApiKey } = require(join(dist, 'accounts/application/commands/mint-api-key.command'));
+const { GrantCredits } = require(join(dist, 'wallet/application/commands/grant-credits.command'));
 const { ProjectionsService } = require(join(dist, 'shared/projections/projections.service'));
 
 async function main() {
@@ -24,8 +26,7 @@ async function main() {
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
   await app.init();
   try {
-    const accounts = app.get(AccountsService);
-    const wallets = app.get(WalletService);
+    const commands = app.get(CommandBus);
     const keys = [];
     const walletIds = [];
     const run = Date.now().toString(36);
@@ -34,16 +35,12 @@ async function main() {
       const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) => i + j);
       const made = await Promise.all(
         batch.map(async (n) => {
-          const account = await accounts.register(`bench-${run}-${n}@example.com`, 'bench-password-123');
-          const key = await accounts.mintKey(account.id, 'TEST', `bench ${n}`);
+          const account = await commands.execute(
+            new RegisterAccount(`bench-${run}-${n}@example.com`, 'bench-password-123'),
+          );
+          const key = await commands.execute(new MintApiKey(account.id, 'TEST', `bench ${n}`));
           const walletId = account.wallets.TEST;
-          const granted = await wallets.addCredits(walletId, {
-            sourceId: `grant:bench-${run}-${n}`,
-            source: 'operator_grant',
-            sms: credits,
-            reason: 'benchmark',
-          });
-          if (!granted.ok) throw granted.error;
+          await commands.execute(new GrantCredits(walletId, credits, 'benchmark', `bench-${run}-${n}`));
           return { key: key.key, walletId };
         }),
       );
