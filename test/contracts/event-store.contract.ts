@@ -22,6 +22,7 @@ import {
   ReadStreamOptions,
   RecordedEvent,
   StoreUnavailableError,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from '../../src/shared/event-store/event-store.port';
@@ -269,6 +270,51 @@ export function describeEventStoreContract(name: string, factory: EventStoreFact
         });
         expect((await store.readStream(stream)).map((e) => e.type)).toEqual(['A']);
         expect(await store.readAll({ after: head, filter: { streamPrefixes: [`acct${ns}-`] } })).toEqual([]);
+      });
+    });
+
+    describe('appendAll: several streams', () => {
+      it('writes each stream at its expected revision and answers one result per append, in order', async () => {
+        const [a, b] = [`multi${ns}-a`, `multi${ns}-b`];
+        await store.append(a, [event('A0')], 'no_stream');
+        const results = await store.appendAll([
+          { streamId: a, events: [event('A1'), event('A2')], expected: 0n },
+          { streamId: b, events: [event('B0')], expected: 'no_stream' },
+        ]);
+        expect(results.map((r) => r.nextExpectedRevision)).toEqual([2n, 0n]);
+        expect(results[0].position).toBeLessThan(results[1].position);
+        expect((await store.readStream(a)).map((e) => e.type)).toEqual(['A0', 'A1', 'A2']);
+        expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B0']);
+      });
+
+      it('a refused append: all or none where atomic, else what came before it stays and nothing after', async () => {
+        const [a, b, c] = [`multi${ns}-a`, `multi${ns}-b`, `multi${ns}-c`];
+        await store.append(b, [event('B0')], 'no_stream');
+        await expectConcurrencyError(
+          store.appendAll([
+            { streamId: a, events: [event('A0')], expected: 'no_stream' },
+            { streamId: b, events: [event('B1')], expected: 'no_stream' },
+            { streamId: c, events: [event('C0')], expected: 'no_stream' },
+          ]),
+          { streamId: b, expected: 'no_stream', actual: 0n },
+        );
+        const written = (await store.readStream(a)).map((e) => e.type);
+        expect(written).toEqual(store.atomicMultiStreamAppends ? [] : ['A0']);
+        expect((await store.readStream(b)).map((e) => e.type)).toEqual(['B0']);
+        expect(await store.readStream(c)).toEqual([]);
+      });
+
+      it("'no_stream' on a stream that exists is refused with the stream's actual revision", async () => {
+        const a = `multi${ns}-a`;
+        await store.append(a, [event('A0'), event('A1')], 'no_stream');
+        await expectConcurrencyError(
+          store.appendAll([{ streamId: a, events: [event('X')], expected: 'no_stream' }]),
+          {
+            streamId: a,
+            expected: 'no_stream',
+            actual: 1n,
+          },
+        );
       });
     });
 
@@ -851,10 +897,20 @@ class CountingStore implements EventStore {
   reset(): void {
     this.eventsRead.clear();
   }
+  get atomicMultiStreamAppends() {
+    return this.inner.atomicMultiStreamAppends;
+  }
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) {
     if (streamId === this.failAppendsTo) throw new StoreUnavailableError('disk full (simulated)');
     await this.beforeAppend?.(streamId);
     return this.inner.append(streamId, events, expected);
+  }
+  async appendAll(appends: readonly StreamAppend[]) {
+    for (const { streamId } of appends) {
+      if (streamId === this.failAppendsTo) throw new StoreUnavailableError('disk full (simulated)');
+      await this.beforeAppend?.(streamId);
+    }
+    return this.inner.appendAll(appends);
   }
   async readStream(streamId: string, options?: ReadStreamOptions) {
     const events = await this.inner.readStream(streamId, options);

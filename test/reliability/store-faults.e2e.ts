@@ -6,6 +6,7 @@ import {
   NewEvent,
   ExpectedRevision,
   StoreUnavailableError,
+  StreamAppend,
 } from '../../src/shared/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/shared/event-store/sqlite/sqlite-event-store.adapter';
 import { loadMessagingOptions, MESSAGING_OPTIONS } from '../../src/messaging/messaging.options';
@@ -48,9 +49,14 @@ class FaultyEventStore implements EventStore {
       throw new StoreUnavailableError('append: store failed after the reservation (test fault)');
     }
   }
+  readonly atomicMultiStreamAppends = true;
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) {
     this.check('append', streamId);
     return this.inner.append(streamId, events, expected);
+  }
+  async appendAll(appends: readonly StreamAppend[]) {
+    for (const { streamId } of appends) this.check('append', streamId);
+    return this.inner.appendAll(appends);
   }
   async readStream(...args: Parameters<EventStore['readStream']>) {
     this.check('readStream');

@@ -30,6 +30,13 @@ export interface RecordedEvent<Data = unknown> {
   readonly recordedAt: Date;
 }
 
+/** One stream's part of a multi-stream append. */
+export interface StreamAppend {
+  readonly streamId: string;
+  readonly events: readonly NewEvent[];
+  readonly expected: ExpectedRevision;
+}
+
 export interface AppendResult {
   /** Revision of the last event written: the expected revision for the next append. */
   readonly nextExpectedRevision: bigint;
@@ -72,6 +79,16 @@ export interface Subscription {
 
 export interface EventStore {
   append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision): Promise<AppendResult>;
+  /**
+   * Appends to several streams, each at its expected revision, answering one result per append.
+   * Where `atomicMultiStreamAppends` holds (SQLite) they are written all or none, in one
+   * transaction. Elsewhere (EventStoreDB has no multi-stream transactions) they are written in
+   * order and the first refusal stops the rest: a caller must then tolerate an earlier append
+   * having been written alone, exactly as after a crash between two appends.
+   */
+  appendAll(appends: readonly StreamAppend[]): Promise<AppendResult[]>;
+  /** True when appendAll writes all of its appends or none. */
+  readonly atomicMultiStreamAppends: boolean;
   readStream(streamId: string, options?: ReadStreamOptions): Promise<RecordedEvent[]>;
   readAll(options?: ReadAllOptions): Promise<RecordedEvent[]>;
   /** Catches up from `after`, then follows live appends, including other processes' appends. */

@@ -9,6 +9,7 @@ import {
   ReadStreamOptions,
   RecordedEvent,
   StoreUnavailableError,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
@@ -50,6 +51,8 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly pageSize: number;
   private readonly subscriptions = new Set<Subscription>();
   private headCache: { at: number; value: Promise<bigint> } | null = null;
+  /** EventStoreDB has no multi-stream transactions: appendAll writes its appends one by one. */
+  readonly atomicMultiStreamAppends = false;
 
   constructor(connectionString: string, options: EventStoreDbEventStoreOptions = {}) {
     this.client = options.client ?? EventStoreDBClient.connectionString(connectionString);
@@ -79,6 +82,13 @@ export class EventStoreDbEventStore implements EventStore {
     } catch (error) {
       throw mapEsdbError(error, { streamId, expected, what: 'append' });
     }
+  }
+
+  /** In order, stopping at the first refusal (what was written before it stays written). */
+  async appendAll(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    const results: AppendResult[] = [];
+    for (const { streamId, events, expected } of appends) results.push(await this.append(streamId, events, expected));
+    return results;
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {

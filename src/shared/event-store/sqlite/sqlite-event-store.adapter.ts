@@ -12,6 +12,7 @@ import {
   ReadAllOptions,
   ReadStreamOptions,
   RecordedEvent,
+  StreamAppend,
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
@@ -61,11 +62,8 @@ const categoryOf = (streamId: string) => {
   return dash < 0 ? streamId : streamId.slice(0, dash);
 };
 
-interface AppendRequest {
-  readonly streamId: string;
-  readonly events: readonly NewEvent[];
-  readonly expected: ExpectedRevision;
-}
+/** One request of the group commit: a single append, or several written all or none. */
+type AppendRequest = readonly StreamAppend[];
 
 interface Written {
   readonly nextExpectedRevision: bigint;
@@ -74,6 +72,10 @@ interface Written {
   /** The rows as inserted, so the recent appends can be parsed from the exact stored text. */
   readonly rows: readonly EventRow[];
 }
+
+/** SQLite's answer to a second row with the same (stream_id, revision). */
+const isDuplicateRevision = (error: unknown) =>
+  (error as { code?: unknown })?.code === 'SQLITE_CONSTRAINT_UNIQUE';
 
 /** A page of the log and how far it looked (see readAllNow). */
 interface Page {
@@ -86,6 +88,13 @@ interface Page {
  * few MB parsed): enough for every subscription that keeps up with the appends.
  */
 const RECENT_APPENDS = 4096;
+/** Most events read at once into the recent appends for the subscriptions to share. */
+const SHARED_TAIL_READ = 2048;
+/**
+ * Reading the log's tail once for all is worth it when several subscriptions follow it; with one
+ * or two (say, a cache listener) a filtered read of what they want is cheaper than parsing all.
+ */
+const SHARED_TAIL_MIN_SUBSCRIPTIONS = 3;
 
 export interface SqliteEventStoreOptions {
   /** How often a live subscription looks for appends made by other processes. */
@@ -104,7 +113,9 @@ export class SqliteEventStore implements EventStore {
   private readonly subscriptions = new Set<Subscription>();
   private readonly statements;
   // Transaction functions are built once: wrapping a fresh closure per call cost more than the query.
-  private readonly appends: GroupCommit<AppendRequest, Written>;
+  private readonly appends: GroupCommit<AppendRequest, Written[]>;
+  /** Several streams' appends commit in one transaction here. */
+  readonly atomicMultiStreamAppends = true;
   private readonly readAllTransaction;
   /**
    * The events this process committed last, parsed once for all subscriptions instead of read
@@ -132,6 +143,7 @@ export class SqliteEventStore implements EventStore {
       backwards: this.db.prepare(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       ),
+      tail: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`),
     };
     this.appends = new GroupCommit(this.db, {
       operation: 'append',
@@ -152,9 +164,17 @@ export class SqliteEventStore implements EventStore {
     events: readonly NewEvent[],
     expected: ExpectedRevision,
   ): Promise<AppendResult> {
-    if (events.length === 0) throw new Error('append needs at least one event');
-    const written = await this.appends.submit({ streamId, events, expected });
-    return { nextExpectedRevision: written.nextExpectedRevision, position: written.position };
+    const [result] = await this.appendAll([{ streamId, events, expected }]);
+    return result;
+  }
+
+  /** All or none: the appends share one savepoint of the group's transaction. */
+  async appendAll(appends: readonly StreamAppend[]): Promise<AppendResult[]> {
+    if (appends.length === 0 || appends.some((a) => a.events.length === 0)) {
+      throw new Error('append needs at least one event');
+    }
+    const written = await this.appends.submit(appends);
+    return written.map((w) => ({ nextExpectedRevision: w.nextExpectedRevision, position: w.position }));
   }
 
   /**
@@ -163,26 +183,51 @@ export class SqliteEventStore implements EventStore {
    * there is no reader, and the window is emptied rather than parsed for nobody), and each
    * append's notice goes out.
    */
-  private announce(written: readonly { request: AppendRequest; outcome: Written }[]): void {
+  private announce(written: readonly { request: AppendRequest; outcome: Written[] }[]): void {
     if (this.subscriptions.size === 0) this.recent.clear();
-    else for (const { outcome } of written) for (const row of outcome.rows) this.recent.add(toRecorded(row));
+    else
+      for (const { outcome } of written)
+        for (const stream of outcome) {
+          // Another thread or process may have committed just before this group: its events are
+          // read in first, so the window stays the log's tail without a gap.
+          const first = BigInt(stream.rows[0].position);
+          const last = this.recent.last;
+          if (last !== null && first > last + 1n && first - last <= BigInt(SHARED_TAIL_READ)) {
+            this.readIntoRecent(last, first - last - 1n);
+          }
+          for (const row of stream.rows) this.recent.add(toRecorded(row));
+        }
     for (const { request, outcome } of written) {
-      const notice: AppendNotice = {
-        streamId: request.streamId,
-        types: request.events.map((e) => e.type),
-        first: outcome.first,
-        last: outcome.position,
-      };
-      this.appended.emit('append', notice);
+      request.forEach((append, i) => {
+        const notice: AppendNotice = {
+          streamId: append.streamId,
+          types: append.events.map((e) => e.type),
+          first: outcome[i].first,
+          last: outcome[i].position,
+        };
+        this.appended.emit('append', notice);
+      });
     }
   }
 
-  /** One append inside the group's transaction: check the stream's revision, insert its events. */
-  private write({ streamId, events, expected }: AppendRequest): Written {
-    const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
-    const current = row ? BigInt(row.revision) : -1n;
-    if (!expectationHolds(expected, current)) {
-      throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
+  /** One request inside the group's transaction (its own savepoint): every append, or none. */
+  private write(request: AppendRequest): Written[] {
+    return request.map((append) => this.writeStream(append));
+  }
+
+  /**
+   * Checks the stream's revision and inserts its events. A new stream (`no_stream`) needs no
+   * look-up: its first row is revision 0, which the UNIQUE (stream_id, revision) constraint
+   * refuses if the stream exists, atomically, so the check costs nothing when it passes.
+   */
+  private writeStream({ streamId, events, expected }: StreamAppend): Written {
+    let current = -1n;
+    if (expected !== 'no_stream') {
+      const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
+      current = row ? BigInt(row.revision) : -1n;
+      if (!expectationHolds(expected, current)) {
+        throw new ConcurrencyError(streamId, expected, row ? current : 'no_stream');
+      }
     }
     const now = new Date().toISOString();
     const category = categoryOf(streamId);
@@ -194,7 +239,13 @@ export class SqliteEventStore implements EventStore {
       revision += 1n;
       const data = JSON.stringify(event.data);
       const metadata = event.metadata ? JSON.stringify(event.metadata) : null;
-      const info = this.statements.insert.run(streamId, category, revision, event.type, data, metadata, now);
+      let info;
+      try {
+        info = this.statements.insert.run(streamId, category, revision, event.type, data, metadata, now);
+      } catch (error) {
+        if (!isDuplicateRevision(error)) throw error;
+        throw new ConcurrencyError(streamId, expected, this.revisionOf(streamId));
+      }
       position = BigInt(info.lastInsertRowid);
       if (first === 0n) first = position;
       rows.push({
@@ -208,6 +259,11 @@ export class SqliteEventStore implements EventStore {
       });
     }
     return { nextExpectedRevision: revision, first, position, rows };
+  }
+
+  private revisionOf(streamId: string): bigint | 'no_stream' {
+    const row = this.statements.currentRevision.get(streamId) as { revision: bigint } | undefined;
+    return row ? BigInt(row.revision) : 'no_stream';
   }
 
   async readStream(streamId: string, options: ReadStreamOptions = {}): Promise<RecordedEvent[]> {
@@ -250,15 +306,46 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * A subscription's page from the recent appends, or null when they cannot stand for the log:
-   * they must hold the event right after `after`, and nothing may follow them in the log (another
-   * process may have appended since this one last did). Both checks leave a stale window unused.
+   * they must hold the event right after `after`, and nothing may follow them in the log. When
+   * the log has moved on (another thread or process appended), the newest events are read once,
+   * unfiltered, into the recent appends for every subscription here to share, instead of each
+   * subscription querying and parsing them again; a subscription behind that window reads the
+   * log itself.
    */
   private recentPage(after: bigint, limit: number, filter: EventFilter | undefined): Page | null {
-    if (!this.recent.covers(after + 1n)) return null;
-    const head = guarded('readAll', () => this.head());
-    if (head !== this.recent.last) return null;
+    let head = guarded('readAll', () => this.head());
+    if (head !== this.recent.last && this.subscriptions.size >= SHARED_TAIL_MIN_SUBSCRIPTIONS) {
+      this.extendRecent(after, head);
+      head = this.recent.last ?? head;
+    }
+    if (!this.recent.covers(after + 1n) || head !== this.recent.last) return null;
     const events = this.recent.page(after, limit, filter);
     return { events, scannedTo: scannedTo(events, after, limit, filter, () => head) };
+  }
+
+  /**
+   * Reads the log after what the recent appends hold (or, when they hold nothing `after` needs,
+   * right after `after`) up to `head`, if that is few enough events to hold.
+   */
+  private extendRecent(after: bigint, head: bigint): void {
+    const from = this.recent.covers(after + 1n) ? (this.recent.last as bigint) : after;
+    if (this.recent.last !== null && !this.recent.covers(after + 1n) && after < this.recent.last) return;
+    if (head - from > BigInt(SHARED_TAIL_READ)) return;
+    this.readIntoRecent(from, BigInt(SHARED_TAIL_READ));
+  }
+
+  /** Up to `count` events of the log after `after`, parsed into the recent appends. */
+  private readIntoRecent(after: bigint, count: bigint): void {
+    const rows = guarded('readAll', () => this.statements.tail.all(after, count)) as EventRow[];
+    for (const row of rows) this.recent.add(toRecorded(row));
+  }
+
+  /**
+   * Another thread or process appended to this store (it says so through a channel of its own):
+   * waiting subscriptions read the log now instead of at their next poll.
+   */
+  notifyAppended(): void {
+    this.appended.emit('external');
   }
 
   /** The position of the newest event in the log, 0n when empty. */
@@ -317,7 +404,9 @@ export class SqliteEventStore implements EventStore {
       }
       return true;
     };
+    const onExternal = () => wake?.();
     this.appended.on('append', onAppend);
+    this.appended.on('external', onExternal);
 
     const sleep = () =>
       new Promise<void>((resolve) => {
@@ -362,6 +451,7 @@ export class SqliteEventStore implements EventStore {
         stopped = true;
         wake?.();
         this.appended.off('append', onAppend);
+        this.appended.off('external', onExternal);
         this.subscriptions.delete(subscription);
         await loop;
       },

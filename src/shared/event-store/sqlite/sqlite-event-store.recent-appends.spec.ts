@@ -139,6 +139,56 @@ describe('SqliteEventStore: subscriptions served from recent appends', () => {
     expect(positions(wallets.events)).toEqual(expected);
   });
 
+  it('reads another writer’s appends once for all its subscribers, and is woken by a notice', async () => {
+    const here = open();
+    const elsewhere = open();
+    const logs = [
+      follow(here),
+      follow(here, { filter: { streamPrefixes: ['wallet-'] } }),
+      follow(here, { filter: { eventTypes: ['Added'] } }),
+    ];
+    await waitUntil(() => logs.every((log) => log.caughtUp.length > 0));
+
+    // Another thread of this process appends, and says so (the poll is a minute away).
+    await elsewhere.append('wallet-1', [event('Opened'), event('Added')], 'no_stream');
+    await elsewhere.append('account-1', [event('Registered')], 'no_stream');
+    here.notifyAppended();
+    await waitUntil(
+      () => logs[0].events.length === 3 && logs[1].events.length === 2 && logs[2].events.length === 1,
+    );
+
+    expect(logs[0].events).toEqual(await here.readAll());
+    // The same parsed objects for all three: the tail was read once, not once per subscriber.
+    expect(logs[1].events[1]).toBe(logs[0].events[1]);
+    expect(logs[2].events[0]).toBe(logs[0].events[1]);
+
+    // Its own next append joins on after them, with nothing missed in between.
+    const own = await here.append('wallet-1', [event('Added')], 1n);
+    await waitUntil(() => logs[0].events.length === 4);
+    expect(positions(logs[0].events)).toEqual(positions(await here.readAll()));
+    expect(logs[0].events[3].position).toBe(own.position);
+  });
+
+  it('fills the gap another writer left before its own append, for every subscriber', async () => {
+    const here = open();
+    const elsewhere = open();
+    const logs = [follow(here), follow(here), follow(here, { filter: { streamPrefixes: ['account-'] } })];
+    await waitUntil(() => logs.every((log) => log.caughtUp.length > 0));
+    await here.append('wallet-1', [event('Opened')], 'no_stream');
+    await waitUntil(() => logs[0].events.length === 1);
+
+    await elsewhere.append('account-1', [event('Registered')], 'no_stream'); // no notice
+    await here.append('wallet-1', [event('Added')], 0n);
+    await waitUntil(
+      () => logs[0].events.length === 3 && logs[1].events.length === 3 && logs[2].events.length === 1,
+    );
+
+    const all = await here.readAll();
+    expect(logs[0].events).toEqual(all);
+    expect(logs[1].events).toEqual(all);
+    expect(logs[2].events[0]).toBe(logs[0].events[1]);
+  });
+
   it('falls back to the log for a subscriber further behind than the window holds', async () => {
     const store = open();
     const live = follow(store);
