@@ -375,7 +375,9 @@ describe('EventStoreDbEventStore with store namespaces (STORE_NAMESPACE) on one 
     const last = await b.append('account-1', [{ type: 'A', data: {} }], 'any');
     expect((await a.readAll()).map((e) => e.streamId)).toEqual(['wallet-0', 'wallet-1', 'wallet-2']);
     expect(await a.readAll({ filter: { eventTypes: ['A'] } })).toEqual([]);
-    expect((await b.readAll({ filter: { eventTypes: ['A'] } })).map((e) => e.streamId)).toEqual(['account-1']);
+    expect((await b.readAll({ filter: { eventTypes: ['A'] } })).map((e) => e.streamId)).toEqual([
+      'account-1',
+    ]);
     expect(await plain.readAll({ filter: { streamPrefixes: ['wallet-'] } })).toEqual([]);
 
     const seen: RecordedEvent[] = [];

@@ -264,7 +264,8 @@ export class EventStoreDbEventStore implements EventStore {
         const page = await this.readAllPage(cursor, this.pageSize);
         for (const { resolved, position } of page.events) {
           if (position > head) return head;
-          if (acceptResolved(resolved as EsdbResolvedEventLike, options.filter, this.namespace)) return cursor;
+          if (acceptResolved(resolved as EsdbResolvedEventLike, options.filter, this.namespace))
+            return cursor;
           cursor = position;
           scanned = position;
         }

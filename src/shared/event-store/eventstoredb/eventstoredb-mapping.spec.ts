@@ -276,10 +276,14 @@ describe('EventStoreDB mapping', () => {
       expect(acceptResolved(own, { eventTypes: ['CreditsReserved'] }, ns)).not.toBeNull();
       expect(acceptResolved(own, { eventTypes: ['Other'] }, ns)).toBeNull();
       expect(acceptResolved({ event: recorded() }, undefined, ns)).toBeNull();
-      expect(acceptResolved({ event: recorded({ streamId: 't_other:wallet-wal_1' }) }, undefined, ns)).toBeNull();
+      expect(
+        acceptResolved({ event: recorded({ streamId: 't_other:wallet-wal_1' }) }, undefined, ns),
+      ).toBeNull();
       expect(acceptResolved({ event: recorded({ streamId: '$settings' }) }, undefined, ns)).toBeNull();
       // A `$` stream inside the namespace is as much a system stream as one outside it.
-      expect(acceptResolved({ event: recorded({ streamId: 't_ab12:$ce-wallet' }) }, undefined, ns)).toBeNull();
+      expect(
+        acceptResolved({ event: recorded({ streamId: 't_ab12:$ce-wallet' }) }, undefined, ns),
+      ).toBeNull();
       // An app without a namespace does not take namespaced streams for system ones.
       expect(acceptResolved(own, undefined)?.streamId).toBe('t_ab12:wallet-wal_1');
     });
