@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import defaultPackages from './packages.json';
+import { checkStoreNamespace } from '../shared/store-namespace';
 import { Env, envInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
@@ -27,6 +28,12 @@ export interface AppConfig {
   readonly publicUrl: string;
   readonly eventStoreUrl: string | null;
   readonly mongodbUrl: string | null;
+  /**
+   * Keeps several deployments (or test apps) apart on one EventStoreDB and one MongoDB: a
+   * stream-name prefix and a database-name suffix. Empty in production; the SQLite stores
+   * ignore it (DATA_DIR keeps them apart).
+   */
+  readonly storeNamespace: string;
   readonly testDlrDelayMs: number;
   readonly messageValidityMs: { readonly TEST: number; readonly LIVE: number };
   readonly rateLimits: { readonly perKey: RateLimit; readonly perAddress: RateLimit };
@@ -51,6 +58,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     publicUrl: (env.PUBLIC_URL ?? `http://localhost:${port}`).replace(/\/+$/, ''),
     eventStoreUrl: env.EVENT_STORE_URL || null,
     mongodbUrl: env.MONGODB_URL || null,
+    storeNamespace: checkStoreNamespace(env.STORE_NAMESPACE ?? ''),
     testDlrDelayMs: envInt(env, 'TEST_DLR_DELAY_MS', 1000),
     messageValidityMs: {
       TEST: envInt(env, 'TEST_MESSAGE_VALIDITY_MS', 10 * 60 * 1000),

@@ -21,6 +21,7 @@ import {
   startServer,
   until,
 } from '../support/server-process';
+import { embeddedStoreOnly } from '../support/engines';
 
 /**
  * Crash safety of the real server process on the embedded store. One data directory goes
@@ -30,6 +31,9 @@ import {
  * nothing happened twice, and no credit is stuck.
  */
 jest.setTimeout(180_000);
+const { it, beforeAll } = embeddedStoreOnly(
+  'crash safety kills SQLite servers mid-write and reads the record from events.db itself',
+);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sms-wallet-crash-'));
 const submissionLog = join(dataDir, 'carrier-submissions.log');

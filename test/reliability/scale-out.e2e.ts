@@ -18,6 +18,7 @@ import {
   startServer,
   until,
 } from '../support/server-process';
+import { embeddedStoreOnly } from '../support/engines';
 
 /**
  * Issue 8, scale-out: two server processes on the same embedded store files (events.db and
@@ -31,6 +32,9 @@ import {
  * batch and resumes from the stored checkpoint (projection-runner.ts, read-store.port.ts).
  */
 jest.setTimeout(180_000);
+const { it, beforeAll } = embeddedStoreOnly(
+  'scale-out shares the SQLite files between processes and reads the record from events.db itself',
+);
 
 const dataDir = mkdtempSync(join(tmpdir(), 'sms-wallet-scale-'));
 const submissionLog = join(dataDir, 'carrier-submissions.log');

@@ -11,6 +11,7 @@ import {
 import { SqliteEventStore } from '../../src/shared/event-store/sqlite/sqlite-event-store.adapter';
 import { loadMessagingOptions, MESSAGING_OPTIONS } from '../../src/messaging/messaging.options';
 import { readEvents, replayWallets, until } from '../support/server-process';
+import { embeddedStoreOnly } from '../support/engines';
 import { createMerchant, Merchant } from '../support/merchant';
 import { finalState, send, SANDBOX } from '../support/messaging';
 import { startTestApp, TestApp, TestResponse } from '../support/test-app';
@@ -22,6 +23,9 @@ import { startTestApp, TestApp, TestResponse } from '../support/test-app';
  * recovers by itself once the store does.
  */
 jest.setTimeout(120_000);
+const { it, beforeAll } = embeddedStoreOnly(
+  'store faults are injected into the SQLite event store (SQLITE_FULL) and read back from events.db',
+);
 
 type Fault = null | 'unavailable' | 'message-appends' | 'disk-full';
 

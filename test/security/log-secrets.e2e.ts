@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakePaystackServer } from '../../src/billing/adapters/paystack/fake-paystack-server.test-support';
 import { WalletBalances } from '../../src/wallet/application/wallet-balances.query';
+import { storeNamespaceEnv } from '../support/engines';
 import { createMerchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
 import { freePort, startTestApp } from '../support/test-app';
@@ -82,6 +83,7 @@ describe('log hygiene: no secret reaches the logs', () => {
         HOST: '127.0.0.1',
         PUBLIC_URL: baseUrl,
         DATA_DIR: dataDir,
+        ...storeNamespaceEnv(dataDir),
         LOG_LEVEL: 'debug',
         TEST_DLR_DELAY_MS: '100',
         SESSION_SECRET: secrets.sessionSecret,

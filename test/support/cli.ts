@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { join } from 'node:path';
+import { storeNamespaceEnv } from './engines';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -13,7 +14,11 @@ export function runCliProcess(
     execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/cli/main.ts'), ...args],
-      { cwd: ROOT, env: { ...process.env, ...env, DATA_DIR: dataDir, LOG_LEVEL: 'error' }, timeout: 120_000 },
+      {
+        cwd: ROOT,
+        env: { ...process.env, ...storeNamespaceEnv(dataDir), ...env, DATA_DIR: dataDir, LOG_LEVEL: 'error' },
+        timeout: 120_000,
+      },
       (error, stdout, stderr) => {
         const line = stdout.trim().split('\n').pop() ?? '';
         try {

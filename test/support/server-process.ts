@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { storeNamespaceEnv } from './engines';
 import { eventually, freePort, request, type RequestOptions, type TestResponse } from './test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -62,6 +63,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
         TEST_DLR_DELAY_MS: '200',
         PUBLIC_URL: baseUrl,
         HOST: '127.0.0.1',
+        ...storeNamespaceEnv(dataDir),
         ...options.env,
         PORT: String(port),
         DATA_DIR: dataDir,

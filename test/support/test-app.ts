@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup';
 import { APP_CONFIG, AppConfig, loadConfig } from '../../src/config/app-config';
+import { storeNamespaceEnv } from './engines';
 
 export interface TestApp {
   readonly app: NestFastifyApplication;
@@ -48,7 +49,10 @@ export interface TestAppOptions {
   readonly port?: number;
 }
 
-/** The whole service on a fresh embedded store in a temp directory, listening on 127.0.0.1. */
+/**
+ * The whole service on a fresh embedded store in a temp directory, listening on 127.0.0.1 (on
+ * the engines when their URLs are set, in a namespace of its own: engines.ts).
+ */
 export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sms-wallet-test-'));
   const port = options.port ?? 0;
@@ -57,6 +61,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     LOG_LEVEL: 'error',
     ...process.env,
     ...ownUrl,
+    ...storeNamespaceEnv(dataDir),
     ...options.env,
     DATA_DIR: dataDir,
     PORT: String(port),

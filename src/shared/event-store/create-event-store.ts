@@ -9,7 +9,7 @@ export function createEventStore(config: AppConfig): EventStore {
     // Loaded lazily so the embedded default never needs the gRPC client.
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { EventStoreDbEventStore } = require('./eventstoredb/eventstoredb-event-store.adapter');
-    return new EventStoreDbEventStore(config.eventStoreUrl);
+    return new EventStoreDbEventStore(config.eventStoreUrl, { namespace: config.storeNamespace });
   }
   return new SqliteEventStore(eventStoreFile(config));
 }

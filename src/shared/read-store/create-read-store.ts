@@ -8,7 +8,7 @@ export function createReadStore(config: AppConfig): ReadStore {
   if (config.mongodbUrl) {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
     const { MongoReadStore } = require('./mongodb/mongodb-read-store.adapter');
-    return new MongoReadStore(config.mongodbUrl);
+    return new MongoReadStore(config.mongodbUrl, { namespace: config.storeNamespace });
   }
   return new SqliteReadStore(readStoreFile(config));
 }

@@ -27,6 +27,10 @@ type Pos = 'start' | 'end' | { commit: bigint; prepare: bigint };
 
 class FakeClient {
   readonly log: Stored[] = [];
+  /** Events handed out by readAll, to see what a scan costs. */
+  eventsReadFromAll = 0;
+  /** The server-side filter of every subscription. */
+  readonly subscriptionFilters: unknown[] = [];
   private next = 1000n;
   private readonly subscribers = new Set<(event: Stored) => void>();
 
@@ -103,8 +107,12 @@ class FakeClient {
             .reverse()
         : this.log.filter((e) => from === 'start' || (from !== 'end' && e.position.commit >= from.commit));
     selected = selected.slice(0, Number(options.maxCount));
+    const count = () => (this.eventsReadFromAll += 1);
     return (async function* () {
-      for (const event of selected) yield { event, commitPosition: event.position.commit };
+      for (const event of selected) {
+        count();
+        yield { event, commitPosition: event.position.commit };
+      }
     })();
   }
 
@@ -113,6 +121,7 @@ class FakeClient {
     filter: { filterOn: string; regex?: string; prefixes?: string[] };
   }) {
     const { filter } = options;
+    this.subscriptionFilters.push(filter);
     const matches = (e: Stored) => {
       const subject = filter.filterOn === 'eventType' ? e.type : e.streamId;
       return filter.regex !== undefined
@@ -144,12 +153,12 @@ class FakeClient {
   async dispose() {}
 }
 
-function setup() {
-  const fake = new FakeClient();
+function setup(fake = new FakeClient(), namespace?: string) {
   const store = new EventStoreDbEventStore('esdb://unused', {
     client: fake as unknown as EventStoreDBClient,
     idleCheckMs: 20,
     pageSize: 3,
+    namespace,
   });
   return { fake, store };
 }
@@ -326,5 +335,97 @@ describe('EventStoreDbEventStore (against an in-memory client)', () => {
     expect((errors[0] as Error).message).toBe('projection bug');
     await subscription.stop();
     await store.close();
+  });
+});
+
+describe('EventStoreDbEventStore with store namespaces (STORE_NAMESPACE) on one server', () => {
+  function shared() {
+    const fake = new FakeClient();
+    return {
+      fake,
+      a: setup(fake, 't_a').store,
+      b: setup(fake, 't_b').store,
+      plain: setup(fake).store,
+    };
+  }
+
+  it('keeps streams, revisions and conflicts apart, under port names', async () => {
+    const { fake, a, b } = shared();
+    await a.append('wallet-1', [{ type: 'A', data: {} }], 'no_stream');
+    const second = await b.append('wallet-1', [{ type: 'B', data: {} }], 'no_stream');
+    expect(second.nextExpectedRevision).toBe(0n);
+    expect(fake.log.map((e) => e.streamId)).toEqual(['t_a:wallet-1', 't_b:wallet-1']);
+    const read = await a.readStream('wallet-1');
+    expect(read.map((e) => [e.streamId, e.type, e.revision])).toEqual([['wallet-1', 'A', 0n]]);
+    await expect(a.append('wallet-1', [{ type: 'A', data: {} }], 'no_stream')).rejects.toMatchObject({
+      name: 'ConcurrencyError',
+      streamId: 'wallet-1',
+      actual: 0n,
+    });
+    expect(await b.readStream('wallet-2')).toEqual([]);
+  });
+
+  it('reads and follows only its own part of $all', async () => {
+    const { fake, a, b, plain } = shared();
+    for (let i = 0; i < 3; i++) {
+      await a.append(`wallet-${i}`, [{ type: 'W', data: { i } }], 'any');
+      await b.append(`wallet-${i}`, [{ type: 'W', data: { i } }], 'any');
+      fake.systemEvent();
+    }
+    const last = await b.append('account-1', [{ type: 'A', data: {} }], 'any');
+    expect((await a.readAll()).map((e) => e.streamId)).toEqual(['wallet-0', 'wallet-1', 'wallet-2']);
+    expect(await a.readAll({ filter: { eventTypes: ['A'] } })).toEqual([]);
+    expect((await b.readAll({ filter: { eventTypes: ['A'] } })).map((e) => e.streamId)).toEqual([
+      'account-1',
+    ]);
+    expect(await plain.readAll({ filter: { streamPrefixes: ['wallet-'] } })).toEqual([]);
+
+    const seen: RecordedEvent[] = [];
+    const caughtUp: bigint[] = [];
+    const subscription = a.subscribe({
+      filter: { eventTypes: ['W'] },
+      onEvents: (events) => void seen.push(...events),
+      onCaughtUp: (position) => caughtUp.push(position),
+    });
+    // The server sends none of the other namespaces' events.
+    expect(fake.subscriptionFilters).toEqual([expect.objectContaining({ prefixes: ['t_a:'] })]);
+    const head = await a.headPosition();
+    await until(() => caughtUp.some((p) => p >= head), 'caught up');
+    expect(seen.map((e) => [e.streamId, (e.data as { i: number }).i])).toEqual([
+      ['wallet-0', 0],
+      ['wallet-1', 1],
+      ['wallet-2', 2],
+    ]);
+    expect(head).toBeLessThan(last.position);
+    await b.append('wallet-9', [{ type: 'W', data: { i: 9 } }], 'any');
+    const live = await a.append('wallet-3', [{ type: 'W', data: { i: 3 } }], 'any');
+    await until(() => seen.length === 4, 'its own live event');
+    expect(seen[3].position).toBe(live.position);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(seen).toHaveLength(4);
+    await subscription.stop();
+  });
+
+  it("reports its own namespace's head, reading each part of the log once", async () => {
+    const { fake, a, b } = shared();
+    await b.append('wallet-1', [{ type: 'B', data: {} }], 'any');
+    expect(await a.headPosition()).toBe(0n);
+    const own = await a.append('wallet-1', [{ type: 'A', data: {} }], 'any');
+    for (let i = 0; i < 20; i++) {
+      await b.append('wallet-1', [{ type: 'B', data: {} }], 'any');
+      if (i % 5 === 0) fake.systemEvent();
+    }
+    expect(await a.headPosition()).toBe(own.position);
+    const before = fake.eventsReadFromAll;
+    expect(await a.headPosition()).toBe(own.position);
+    // The second call stops where the first began: it reads the newest event (and the page it
+    // is in) again, not the 24 events of others before it.
+    expect(fake.eventsReadFromAll - before).toBeLessThanOrEqual(3);
+    await b.append('wallet-1', [{ type: 'B', data: {} }], 'any');
+    expect(await a.headPosition()).toBe(own.position);
+    const newer = await a.append('wallet-2', [{ type: 'A', data: {} }], 'any');
+    await b.append('wallet-1', [{ type: 'B', data: {} }], 'any');
+    expect(await a.headPosition()).toBe(newer.position);
+    expect(await b.headPosition()).toBeGreaterThan(newer.position);
   });
 });

@@ -18,8 +18,8 @@ import {
   acceptResolved,
   fromEsdbPosition,
   isStreamNotFound,
-  isSystemEvent,
   mapEsdbError,
+  ownStreamOf,
   positionOfResolved,
   toEsdbExpectedRevision,
   toEsdbFilter,
@@ -27,6 +27,7 @@ import {
   toEventData,
   toRecordedEvent,
 } from './eventstoredb-mapping';
+import { StreamNamespace } from './stream-namespace';
 
 export interface EventStoreDbEventStoreOptions {
   /** How often an idle subscription re-checks how far the log goes (for onCaughtUp). */
@@ -35,6 +36,8 @@ export interface EventStoreDbEventStoreOptions {
   readonly pageSize?: number;
   /** A stand-in client (the adapter's own tests use an in-memory fake). */
   readonly client?: EventStoreDBClient;
+  /** STORE_NAMESPACE: this store sees only the streams it wrote (stream-namespace.ts). */
+  readonly namespace?: string;
 }
 
 /** An item of a subscription's queue: an event, or how far the server's filter has looked. */
@@ -50,7 +53,10 @@ export class EventStoreDbEventStore implements EventStore {
   private readonly idleCheckMs: number;
   private readonly pageSize: number;
   private readonly subscriptions = new Set<Subscription>();
+  private readonly namespace: StreamNamespace;
   private headCache: { at: number; value: Promise<bigint> } | null = null;
+  /** What headPosition last found: this store's head among the log up to `scannedTo`. */
+  private headScan: { scannedTo: bigint; head: bigint } | null = null;
   /** EventStoreDB has no multi-stream transactions: appendAll writes its appends one by one. */
   readonly atomicMultiStreamAppends = false;
 
@@ -58,6 +64,7 @@ export class EventStoreDbEventStore implements EventStore {
     this.client = options.client ?? EventStoreDBClient.connectionString(connectionString);
     this.idleCheckMs = options.idleCheckMs ?? 200;
     this.pageSize = options.pageSize ?? 500;
+    this.namespace = new StreamNamespace(options.namespace ?? '');
   }
 
   async append(
@@ -68,7 +75,7 @@ export class EventStoreDbEventStore implements EventStore {
     if (events.length === 0) throw new Error('append needs at least one event');
     try {
       const result = await this.client.appendToStream(
-        streamId,
+        this.namespace.stored(streamId),
         events.map((e) => toEventData(e)),
         {
           expectedRevision: toEsdbExpectedRevision(expected),
@@ -96,13 +103,13 @@ export class EventStoreDbEventStore implements EventStore {
     if (options.limit !== undefined && options.limit <= 0) return [];
     const events: RecordedEvent[] = [];
     try {
-      const read = this.client.readStream(streamId, {
+      const read = this.client.readStream(this.namespace.stored(streamId), {
         direction: backwards ? BACKWARDS : FORWARDS,
         fromRevision: options.fromRevision ?? (backwards ? END : START),
         maxCount: options.limit ?? Number.MAX_SAFE_INTEGER,
       });
       for await (const resolved of read as AsyncIterable<ResolvedEvent>) {
-        if (resolved.event) events.push(toRecordedEvent(resolved.event));
+        if (resolved.event) events.push(toRecordedEvent(resolved.event, undefined, this.namespace));
       }
       return events;
     } catch (error) {
@@ -125,7 +132,7 @@ export class EventStoreDbEventStore implements EventStore {
       for (;;) {
         const page = await this.readAllPage(from, this.pageSize);
         for (const { resolved, position } of page.events) {
-          const event = acceptResolved(resolved, options.filter);
+          const event = acceptResolved(resolved, options.filter, this.namespace);
           if (event && position > (options.after ?? 0n)) {
             result.push(event);
             if (result.length === limit) return result;
@@ -183,7 +190,7 @@ export class EventStoreDbEventStore implements EventStore {
     let live = false;
     let lastDataAt = Date.now();
 
-    const filter = toEsdbFilter(options.filter);
+    const filter = toEsdbFilter(options.filter, this.namespace);
     const esdb = this.client.subscribeToAll({
       fromPosition: toEsdbReadPosition(after),
       filter: {
@@ -246,7 +253,7 @@ export class EventStoreDbEventStore implements EventStore {
         }
         const position = positionOfResolved(item.resolved as EsdbResolvedEventLike);
         if (position === null || position <= delivered) continue;
-        const event = acceptResolved(item.resolved as EsdbResolvedEventLike, options.filter);
+        const event = acceptResolved(item.resolved as EsdbResolvedEventLike, options.filter, this.namespace);
         if (event) batch.push(event);
         else if (batch.length === 0 && position > scanned) scanned = position;
       }
@@ -267,7 +274,8 @@ export class EventStoreDbEventStore implements EventStore {
         const page = await this.readAllPage(cursor, this.pageSize);
         for (const { resolved, position } of page.events) {
           if (position > head) return head;
-          if (acceptResolved(resolved as EsdbResolvedEventLike, options.filter)) return cursor;
+          if (acceptResolved(resolved as EsdbResolvedEventLike, options.filter, this.namespace))
+            return cursor;
           cursor = position;
           scanned = position;
         }
@@ -320,11 +328,18 @@ export class EventStoreDbEventStore implements EventStore {
     return subscription;
   }
 
-  /** The newest non-system event's commit position: $all read backwards, skipping `$` events. */
+  /**
+   * The newest own event's commit position: $all read backwards, skipping `$` events and, in a
+   * namespace, other namespaces' events. The part of the log already looked at is not read again
+   * (`headScan`): a namespaced store on a shared server would otherwise re-read every other
+   * namespace's events written since its own last one, on every call.
+   */
   async headPosition(): Promise<bigint> {
     try {
-      const page = 32;
+      const page = this.namespace.prefix ? this.pageSize : 32;
+      const known = this.headScan;
       let from: ReadPosition = END;
+      let newest: bigint | null = null; // the head of the whole log, as this scan found it
       let last: bigint | null = null; // the oldest position seen so far
       for (;;) {
         let seen = 0;
@@ -337,13 +352,22 @@ export class EventStoreDbEventStore implements EventStore {
           if (last !== null && position >= last) continue; // the start position, read again
           last = position;
           from = event.position;
-          if (!resolved.link && !isSystemEvent(event.streamId, event.type)) return position;
+          newest ??= position;
+          if (known && position <= known.scannedTo) return this.scanned(newest, known.head);
+          if (ownStreamOf(resolved, this.namespace) !== null) return this.scanned(newest, position);
         }
-        if (seen < page || last === null) return 0n;
+        if (seen < page || last === null) return this.scanned(newest, 0n);
       }
     } catch (error) {
       throw mapEsdbError(error, { what: 'headPosition' });
     }
+  }
+
+  /** Remembers how far headPosition has looked (only forward: calls may overlap). */
+  private scanned(scannedTo: bigint | null, head: bigint): bigint {
+    if (scannedTo !== null && (!this.headScan || scannedTo > this.headScan.scannedTo))
+      this.headScan = { scannedTo, head };
+    return head;
   }
 
   /** The head, read at most once per half idle period: a stale head only under-reports. */

@@ -25,6 +25,7 @@ import {
   toEventData,
   toRecordedEvent,
 } from './eventstoredb-mapping';
+import { StreamNamespace } from './stream-namespace';
 
 const created = new Date('2025-01-02T03:04:05.678Z');
 const recorded = (over: Record<string, unknown> = {}) => ({
@@ -241,6 +242,78 @@ describe('EventStoreDB mapping', () => {
 
     it('asks for a checkpoint every search window', () => {
       expect(toEsdbFilter(undefined).checkpointInterval).toBe(1);
+    });
+  });
+
+  describe('store namespaces (STORE_NAMESPACE)', () => {
+    const ns = new StreamNamespace('t_ab12');
+    const regexOf = (f: unknown) => new RegExp((f as RegexFilter).regex);
+
+    it('stores streams under `<namespace>:` and maps them back; the empty namespace keeps names', () => {
+      expect(ns.stored('wallet-wal_1')).toBe('t_ab12:wallet-wal_1');
+      expect(ns.local('t_ab12:wallet-wal_1')).toBe('wallet-wal_1');
+      expect(StreamNamespace.NONE.stored('wallet-wal_1')).toBe('wallet-wal_1');
+      expect(StreamNamespace.NONE.local('wallet-wal_1')).toBe('wallet-wal_1');
+    });
+
+    it('owns no stream of another namespace, of no namespace, or of the server', () => {
+      expect(ns.local('wallet-wal_1')).toBeNull();
+      expect(ns.local('t_ab123:wallet-wal_1')).toBeNull(); // a longer namespace with the same start
+      expect(ns.local('t_ab1:2-wallet')).toBeNull();
+      expect(ns.local('$stats-127.0.0.1:2113')).toBeNull();
+    });
+
+    it('refuses a namespace that could run into another one or into a MongoDB database name', () => {
+      for (const bad of ['a:b', 'A', 'a-b', 'a.b', 'a/b', 'x'.repeat(33)])
+        expect(() => new StreamNamespace(bad)).toThrow(/STORE_NAMESPACE/);
+    });
+
+    it('accepts only its own events from $all, named as the port knows them', () => {
+      const own = { event: recorded({ streamId: 't_ab12:wallet-wal_1' }) };
+      expect(acceptResolved(own, undefined, ns)?.streamId).toBe('wallet-wal_1');
+      expect(acceptResolved(own, { streamPrefixes: ['wallet-'] }, ns)?.position).toBe(1234n);
+      expect(acceptResolved(own, { streamPrefixes: ['t_ab12:wallet-'] }, ns)).toBeNull();
+      expect(acceptResolved(own, { eventTypes: ['CreditsReserved'] }, ns)).not.toBeNull();
+      expect(acceptResolved(own, { eventTypes: ['Other'] }, ns)).toBeNull();
+      expect(acceptResolved({ event: recorded() }, undefined, ns)).toBeNull();
+      expect(
+        acceptResolved({ event: recorded({ streamId: 't_other:wallet-wal_1' }) }, undefined, ns),
+      ).toBeNull();
+      expect(acceptResolved({ event: recorded({ streamId: '$settings' }) }, undefined, ns)).toBeNull();
+      // A `$` stream inside the namespace is as much a system stream as one outside it.
+      expect(
+        acceptResolved({ event: recorded({ streamId: 't_ab12:$ce-wallet' }) }, undefined, ns),
+      ).toBeNull();
+      // An app without a namespace does not take namespaced streams for system ones.
+      expect(acceptResolved(own, undefined)?.streamId).toBe('t_ab12:wallet-wal_1');
+    });
+
+    it('names a stream read back in port terms', () => {
+      const event = toRecordedEvent(recorded({ streamId: 't_ab12:wallet-wal_1' }), undefined, ns);
+      expect(event.streamId).toBe('wallet-wal_1');
+    });
+
+    it('asks the server for the namespace by stream name, whatever the port filter', () => {
+      for (const filter of [undefined, {}, { streamPrefixes: [''] }, { eventTypes: ['A', 'B'] }]) {
+        const esdb = toEsdbFilter(filter, ns) as PrefixesFilter;
+        expect(esdb.filterOn).toBe('streamName');
+        expect(esdb.prefixes).toEqual(['t_ab12:']);
+        expect(esdb.checkpointInterval).toBe(1);
+      }
+    });
+
+    it('puts the namespace in front of stream prefixes, and still never asks for `$` ones', () => {
+      const esdb = toEsdbFilter({ streamPrefixes: ['wallet-', '$ce-', 'account-'] }, ns) as PrefixesFilter;
+      expect(esdb.prefixes).toEqual(['t_ab12:wallet-', 't_ab12:account-']);
+      const both = toEsdbFilter({ eventTypes: ['A'], streamPrefixes: ['wallet-'] }, ns) as PrefixesFilter;
+      expect(both.prefixes).toEqual(['t_ab12:wallet-']); // the types are checked on the client
+    });
+
+    it('matches nothing when no prefix is left', () => {
+      for (const filter of [{ streamPrefixes: [] }, { streamPrefixes: ['$ce-'] }]) {
+        const re = regexOf(toEsdbFilter(filter, ns));
+        expect(re.test('t_ab12:wallet-1')).toBe(false);
+      }
     });
   });
 

@@ -36,6 +36,7 @@ import {
   StoreUnavailableError,
   matchesFilter,
 } from '../event-store.port';
+import { StreamNamespace } from './stream-namespace';
 
 // ---------------------------------------------------------------------------------------------
 // Expected revisions
@@ -125,14 +126,19 @@ function decodeJson(value: unknown, fallback: unknown): unknown {
 }
 
 /**
- * A recorded event in port shape. `fallbackPosition` covers stream reads on servers older than
- * 22.6, which do not return positions for stream reads (then the event's `position` is -1n).
+ * A recorded event in port shape, its stream named as in `namespace`. `fallbackPosition` covers
+ * stream reads on servers older than 22.6, which do not return positions for stream reads (then
+ * the event's `position` is -1n).
  */
-export function toRecordedEvent(event: EsdbRecordedEventLike, fallbackPosition?: bigint): RecordedEvent {
+export function toRecordedEvent(
+  event: EsdbRecordedEventLike,
+  fallbackPosition?: bigint,
+  namespace: StreamNamespace = StreamNamespace.NONE,
+): RecordedEvent {
   const position = event.position ? fromEsdbPosition(event.position) : (fallbackPosition ?? -1n);
   const metadata = decodeJson(event.metadata, {});
   return {
-    streamId: event.streamId,
+    streamId: namespace.local(event.streamId) ?? event.streamId,
     revision: BigInt(event.revision),
     position,
     type: event.type,
@@ -158,19 +164,30 @@ export function isSystemEvent(streamId: string, type: string): boolean {
 }
 
 /**
- * The port view of one $all event: null when it is a system event, a link, or does not match
- * the filter (the server-side filter covers only one of event types / stream prefixes).
+ * The port name of a $all event's stream: null for links, system events and events of other
+ * namespaces, which are never part of this store's log.
+ */
+export function ownStreamOf(resolved: EsdbResolvedEventLike, namespace: StreamNamespace): string | null {
+  const event = resolved.event;
+  if (!event || resolved.link) return null;
+  const streamId = namespace.local(event.streamId);
+  return streamId === null || isSystemEvent(streamId, event.type) ? null : streamId;
+}
+
+/**
+ * The port view of one $all event: null when it is not this namespace's (ownStreamOf), or does
+ * not match the filter (the server-side filter covers only one of event types / stream prefixes).
  */
 export function acceptResolved(
   resolved: EsdbResolvedEventLike,
   filter: EventFilter | undefined,
+  namespace: StreamNamespace = StreamNamespace.NONE,
 ): RecordedEvent | null {
   const event = resolved.event;
-  if (!event || resolved.link) return null;
-  if (isSystemEvent(event.streamId, event.type)) return null;
-  if (!matchesFilter(filter, event.streamId, event.type)) return null;
+  const streamId = ownStreamOf(resolved, namespace);
+  if (!event || streamId === null || !matchesFilter(filter, streamId, event.type)) return null;
   const position = positionOfResolved(resolved);
-  return toRecordedEvent(event, position ?? undefined);
+  return toRecordedEvent(event, position ?? undefined, namespace);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -188,13 +205,24 @@ export const MATCH_NOTHING = '(?!)';
 /**
  * The server-side filter for a port filter. EventStoreDB filters on one thing: event types
  * when given (exact names, as an anchored regex: prefixes would also match longer names), else
- * stream prefixes, else "no system events". `acceptResolved` applies the whole port filter
+ * stream prefixes, else "no system events". In a namespace it is always the stream prefixes,
+ * in stored names (the namespace's own prefix when the port filter has none): the server then
+ * sends none of the other namespaces' events. `acceptResolved` applies the whole port filter
  * again on the client, so a filter with both parts, or a prefix starting with `$`, is exact.
  * `checkpointInterval` 1 asks for a checkpoint every search window, which lets a subscription
  * know how far it has looked even when nothing matches.
  */
-export function toEsdbFilter(filter: EventFilter | undefined): Filter {
+export function toEsdbFilter(
+  filter: EventFilter | undefined,
+  namespace: StreamNamespace = StreamNamespace.NONE,
+): Filter {
   const base = { checkpointInterval: 1 };
+  if (namespace.prefix) {
+    const prefixes = (filter?.streamPrefixes ?? ['']).filter((p) => !p.startsWith('$'));
+    if (prefixes.length === 0) return streamNameFilter({ ...base, regex: MATCH_NOTHING });
+    const stored = prefixes.includes('') ? [namespace.prefix] : prefixes.map((p) => namespace.stored(p));
+    return streamNameFilter({ ...base, prefixes: stored });
+  }
   if (filter?.eventTypes) {
     const names = filter.eventTypes.filter((t) => !t.startsWith('$'));
     const regex = names.length === 0 ? MATCH_NOTHING : `^(?:${names.map(escapeRegex).join('|')})$`;

@@ -170,6 +170,22 @@ describe('MongoDB read store mapping', () => {
       expect(databaseName('mongodb://localhost:27017')).toBe(DEFAULT_DATABASE);
       expect(databaseName('mongodb://localhost:27017/?replicaSet=rs0')).toBe(DEFAULT_DATABASE);
     });
+
+    it('gives each store namespace (STORE_NAMESPACE) its own database; none keeps the URL one', () => {
+      const url = 'mongodb://localhost:27017/sms_wallet?directConnection=true';
+      expect(databaseName(url, 't_0a1b2c3d')).toBe('sms_wallet_t_0a1b2c3d');
+      expect(databaseName('mongodb://localhost:27017', 't_9')).toBe(`${DEFAULT_DATABASE}_t_9`);
+      expect(databaseName(url, '')).toBe('sms_wallet');
+      expect(databaseName(url, 't_a')).not.toBe(databaseName(url, 't_b'));
+    });
+
+    it('refuses a namespace MongoDB or EventStoreDB cannot carry, and a name MongoDB would refuse', () => {
+      for (const bad of ['T_A', 'a.b', 'a/b', 'a b', 'a:b', 'a$b'])
+        expect(() => databaseName('mongodb://h/sms_wallet', bad)).toThrow(/STORE_NAMESPACE/);
+      // 64 bytes or more is refused by the server itself: say so before it does.
+      expect(() => databaseName(`mongodb://h/${'d'.repeat(40)}`, 'n'.repeat(30))).toThrow(/too long/);
+      expect(databaseName(`mongodb://h/${'d'.repeat(30)}`, 'n'.repeat(32))).toHaveLength(63);
+    });
   });
 
   describe('errors', () => {

@@ -13,6 +13,7 @@
 import type { AnyBulkWriteOperation, Document, Filter, Sort } from 'mongodb';
 import { Long } from 'mongodb';
 import { StoreUnavailableError } from '../../event-store/event-store.port';
+import { checkStoreNamespace } from '../../store-namespace';
 import type { DocumentWrite, ListQuery } from '../read-store.port';
 
 export const DOCUMENTS = 'documents';
@@ -143,11 +144,20 @@ export function commitDecision(
 // Configuration and errors
 // ---------------------------------------------------------------------------------------------
 
-/** The database named in the URL's path (`mongodb://h:27017/sms_wallet?…`), else sms_wallet. */
-export function databaseName(url: string): string {
+/**
+ * The database named in the URL's path (`mongodb://h:27017/sms_wallet?…`), else sms_wallet;
+ * with a store namespace (STORE_NAMESPACE) `<that>_<namespace>`, so each namespace has its own
+ * documents and checkpoints on a shared server.
+ */
+export function databaseName(url: string, namespace = ''): string {
   const match = /^mongodb(?:\+srv)?:\/\/[^/?#]*\/([^?#]*)/.exec(url);
-  const name = match ? decodeURIComponent(match[1]) : '';
-  return name || DEFAULT_DATABASE;
+  const base = (match ? decodeURIComponent(match[1]) : '') || DEFAULT_DATABASE;
+  if (!checkStoreNamespace(namespace)) return base;
+  const name = `${base}_${namespace}`;
+  // MongoDB refuses database names of 64 bytes or more.
+  if (Buffer.byteLength(name) >= 64)
+    throw new Error(`MongoDB database name "${name}" is too long: shorten the database or STORE_NAMESPACE`);
+  return name;
 }
 
 const UNAVAILABLE_NAMES = new Set([

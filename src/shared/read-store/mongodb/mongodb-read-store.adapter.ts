@@ -32,11 +32,12 @@ export class MongoReadStore implements ReadStore {
   private readonly checkpoints: Collection<StoredCheckpoint>;
   private indexes: Promise<void> | null = null;
 
-  constructor(url: string) {
+  /** `namespace` (STORE_NAMESPACE) picks the database `<url's database>_<namespace>`. */
+  constructor(url: string, { namespace = '' }: { namespace?: string } = {}) {
     // Fail fast when the server is away (the driver's default waits 30 s), unless the URL says.
     const options = /[?&]serverSelectionTimeoutMS=/i.test(url) ? {} : { serverSelectionTimeoutMS: 5000 };
     this.client = new MongoClient(url, options);
-    this.db = this.client.db(databaseName(url));
+    this.db = this.client.db(databaseName(url, namespace));
     this.documents = this.db.collection<StoredDocument>(DOCUMENTS);
     this.checkpoints = this.db.collection<StoredCheckpoint>(CHECKPOINTS);
   }
