@@ -5,6 +5,7 @@ import { WalletBalances } from '../../wallet/application/wallet-balances.query';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { smsLeft } from '../../wallet/domain/wallet.decider';
 import { environmentOption, required } from '../cli-args';
+import { positionDetail, stderrProgress } from '../progress';
 import type { CliCommand } from './cli-command';
 
 /** `--wallet wal_…`, or `--email E --env test|live`. */
@@ -22,8 +23,10 @@ export const walletReplay: CliCommand = {
   usage: 'wallet:replay --wallet wal_… | --email E --env test|live',
   async run(app, options) {
     const walletId = await walletIdFrom(app, options);
-    const replayed = await app.get(WalletService).replay(walletId);
+    const progress = stderrProgress('wallet:replay');
+    const replayed = await app.get(WalletService).replay(walletId, (events) => progress.update(events));
     if (!replayed) throw new Error(`No wallet ${walletId}`);
+    progress.done(replayed.events);
     await app.get(ProjectionsService).catchUp();
     const readModel = await app.get(WalletBalances).get(walletId);
     const left = smsLeft(replayed.wallet);
@@ -84,7 +87,13 @@ export const projectionsRebuild: CliCommand = {
   async run(app) {
     const started = Date.now();
     const projections = app.get(ProjectionsService);
-    await projections.rebuild();
+    const progress = stderrProgress('projections:rebuild', 'events applied');
+    let applied = 0;
+    await projections.rebuild((p) => {
+      applied = p.applied;
+      progress.update(p.applied, positionDetail(p.position, p.head));
+    });
+    progress.done(applied);
     return {
       output: {
         rebuilt: projections
