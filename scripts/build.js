@@ -11,10 +11,15 @@
  */
 const { buildSync } = require('esbuild');
 const { spawnSync } = require('node:child_process');
+const { mkdirSync, rmSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { CLI_BUNDLE, writeStamp } = require('./build-stamp');
 
 const ROOT = join(__dirname, '..');
+/** One build at a time (two `npm run cli` on a stale dist/, or one beside `npm start`). */
+const LOCK = join(ROOT, 'dist/.build-lock');
+/** A lock this old was left by a build that died: take it over. */
+const STALE_LOCK_MS = 10 * 60 * 1000;
 
 /**
  * Left to require() at run time: a native module, the production store drivers (loaded only
@@ -32,25 +37,50 @@ const EXTERNAL = [
   'class-transformer/storage',
 ];
 
-const startedAt = Date.now();
-const tsc = spawnSync(
-  process.execPath,
-  [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
-  {
-    cwd: ROOT,
-    stdio: 'inherit',
-  },
-);
-if (tsc.status !== 0) process.exit(tsc.status ?? 1);
+function lock() {
+  mkdirSync(join(ROOT, 'dist'), { recursive: true });
+  for (;;) {
+    try {
+      mkdirSync(LOCK);
+      return;
+    } catch (error) {
+      if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error;
+      if (Date.now() - statSync(LOCK).mtimeMs > STALE_LOCK_MS) rmSync(LOCK, { recursive: true, force: true });
+      else Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 200); // sleep 200 ms
+    }
+  }
+}
 
-buildSync({
-  entryPoints: [join(ROOT, 'dist/cli/main.js')],
-  outfile: join(ROOT, CLI_BUNDLE),
-  bundle: true,
-  platform: 'node',
-  target: 'node20',
-  format: 'cjs',
-  external: EXTERNAL,
-  logLevel: 'error',
-});
-writeStamp(ROOT, startedAt);
+/** @returns {number} the exit code */
+function build() {
+  const startedAt = Date.now();
+  const tsc = spawnSync(
+    process.execPath,
+    [require.resolve('typescript/bin/tsc'), '-p', 'tsconfig.build.json'],
+    { cwd: ROOT, stdio: 'inherit' },
+  );
+  if (tsc.status !== 0) return tsc.status ?? 1;
+  // A code cache belongs to one bundle; scripts/cli.js writes a new one after the next run.
+  rmSync(join(ROOT, CLI_BUNDLE.replace(/\.js$/, '.cache')), { force: true });
+  buildSync({
+    entryPoints: [join(ROOT, 'dist/cli/main.js')],
+    outfile: join(ROOT, CLI_BUNDLE),
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'cjs',
+    external: EXTERNAL,
+    logLevel: 'error',
+  });
+  writeStamp(ROOT, startedAt);
+  return 0;
+}
+
+lock();
+let status = 1;
+try {
+  status = build();
+} finally {
+  rmSync(LOCK, { recursive: true, force: true });
+}
+process.exit(status);
