@@ -4,6 +4,7 @@ import { RebuildProjections } from '../../shared/projections/rebuild-projections
 import { GrantCredits } from '../../wallet/application/commands/grant-credits.command';
 import { WalletReplay } from '../../wallet/application/queries/wallet-replay.query';
 import { environmentOption, required } from '../cli-args';
+import { positionDetail, stderrProgress } from '../progress';
 import { accountByEmail } from './account.commands';
 import type { CliCommand } from './cli-command';
 
@@ -19,8 +20,12 @@ export const walletReplay: CliCommand = {
   usage: 'wallet:replay --wallet wal_… | --email E --env test|live',
   async run(app, options) {
     const walletId = await walletIdFrom(app, options);
-    const report = await app.get(QueryBus).execute(new WalletReplay(walletId));
+    const progress = stderrProgress('wallet:replay');
+    const report = await app
+      .get(QueryBus)
+      .execute(new WalletReplay(walletId, (events) => progress.update(events)));
     if (!report) throw new Error(`No wallet ${walletId}`);
+    progress.done(report.events);
     return { output: report, exitCode: report.consistent ? 0 : 1 };
   },
 };
@@ -44,6 +49,15 @@ export const projectionsRebuild: CliCommand = {
   name: 'projections:rebuild',
   usage: 'projections:rebuild',
   async run(app) {
-    return { output: await app.get(CommandBus).execute(new RebuildProjections()) };
+    const progress = stderrProgress('projections:rebuild', 'events applied');
+    let applied = 0;
+    const rebuilt = await app.get(CommandBus).execute(
+      new RebuildProjections((p) => {
+        applied = p.applied;
+        progress.update(p.applied, positionDetail(p.position, p.head));
+      }),
+    );
+    progress.done(applied);
+    return { output: rebuilt };
   },
 };

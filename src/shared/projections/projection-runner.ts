@@ -20,6 +20,22 @@ interface Waiter {
   readonly resolve: () => void;
 }
 
+/** How far a rebuild has come, reported after every batch (see ProjectionRunner.rebuild). */
+export interface RebuildProgress {
+  /** Events applied so far, summed over the projections (each sees only the events of its filter). */
+  readonly applied: number;
+  /** The log position every projection has reached… */
+  readonly position: bigint;
+  /** …and the head of the log when the rebuild started, where it ends. */
+  readonly head: bigint;
+}
+
+interface Rebuilding {
+  readonly head: bigint;
+  applied: number;
+  readonly onProgress: (progress: RebuildProgress) => void;
+}
+
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   /** A failed projection restarts from its checkpoint after this long. */
@@ -36,6 +52,7 @@ export class ProjectionRunner {
   private readonly running = new Map<string, Running>();
   private readonly waiters = new Set<Waiter>();
   private stopped = true;
+  private rebuilding: Rebuilding | null = null;
 
   constructor(
     private readonly events: EventStore,
@@ -81,15 +98,23 @@ export class ProjectionRunner {
     this.running.clear();
   }
 
-  /** Empties every read model and replays the whole log into it; resolves when caught up. */
-  async rebuild(): Promise<void> {
+  /**
+   * Empties every read model and replays the whole log into it; resolves when caught up.
+   * `onProgress` hears after every batch how far the replay has come.
+   */
+  async rebuild(onProgress?: (progress: RebuildProgress) => void): Promise<void> {
     const wasRunning = !this.stopped;
     await this.stop();
     for (const projection of this.projections)
       await this.store.reset(projection.name, projection.collections);
     const head = await this.events.headPosition();
-    await this.start();
-    await this.waitFor(head, null, 24 * 60 * 60 * 1000);
+    this.rebuilding = onProgress ? { head, applied: 0, onProgress } : null;
+    try {
+      await this.start();
+      await this.waitFor(head, null, 24 * 60 * 60 * 1000);
+    } finally {
+      this.rebuilding = null;
+    }
     if (!wasRunning) await this.stop();
   }
 
@@ -135,12 +160,19 @@ export class ProjectionRunner {
   private advance(running: Running, position: bigint): void {
     if (position <= running.reached) return;
     running.reached = position;
+    if (this.rebuilding) this.reportRebuild(this.rebuilding);
     for (const waiter of this.waiters) {
       if (this.hasReached(waiter.position, waiter.names)) {
         this.waiters.delete(waiter);
         waiter.resolve();
       }
     }
+  }
+
+  private reportRebuild(rebuilding: Rebuilding): void {
+    let position = rebuilding.head;
+    for (const running of this.running.values()) if (running.reached < position) position = running.reached;
+    rebuilding.onProgress({ applied: rebuilding.applied, position, head: rebuilding.head });
   }
 
   private async subscribe(running: Running): Promise<void> {
@@ -166,6 +198,7 @@ export class ProjectionRunner {
           throw new CheckpointMoved(projection.name);
         }
         running.committed = last;
+        if (this.rebuilding) this.rebuilding.applied += events.length;
         this.advance(running, last);
       },
       onCaughtUp: (position) => this.advance(running, position),

@@ -3,7 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { READ_STORE, ReadStore } from '../read-store/read-store.port';
 import type { Projection } from './projection';
-import { ProjectionRunner } from './projection-runner';
+import { ProjectionRunner, type RebuildProgress } from './projection-runner';
 
 /**
  * Collects the projections every context registers while the modules initialise, and runs
@@ -48,8 +48,8 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
   }
 
   /** Rebuilds every read model from position zero (the runner in this process, or a fresh one). */
-  async rebuild(): Promise<void> {
-    await (this.runner ?? this.createRunner()).rebuild();
+  async rebuild(onProgress?: (progress: RebuildProgress) => void): Promise<void> {
+    await (this.runner ?? this.createRunner()).rebuild(onProgress);
   }
 
   projections(): readonly Projection[] {

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { RebuildProgress } from './projection-runner';
 
 export interface Rebuilt {
   /** The read models emptied and replayed (process managers keep their checkpoints). */
@@ -7,4 +8,11 @@ export interface Rebuilt {
 }
 
 /** Drop every read model and replay the whole log into it (`projections:rebuild`). */
-export class RebuildProjections extends Command<Rebuilt> {}
+export class RebuildProjections extends Command<Rebuilt> {
+  constructor(
+    /** Hears after every batch how far the replay has come. */
+    readonly onProgress?: (progress: RebuildProgress) => void,
+  ) {
+    super();
+  }
+}

@@ -6,9 +6,9 @@ import { RebuildProjections, Rebuilt } from './rebuild-projections.command';
 export class RebuildProjectionsHandler implements ICommandHandler<RebuildProjections, Rebuilt> {
   constructor(private readonly projections: ProjectionsService) {}
 
-  async execute(): Promise<Rebuilt> {
+  async execute({ onProgress }: RebuildProjections): Promise<Rebuilt> {
     const started = Date.now();
-    await this.projections.rebuild();
+    await this.projections.rebuild(onProgress);
     return {
       rebuilt: this.projections
         .projections()

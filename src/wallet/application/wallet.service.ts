@@ -65,8 +65,14 @@ export class WalletService {
     return loaded.revision < 0n ? null : loaded.state;
   }
 
-  /** Folds every event from revision zero, ignoring snapshots: what an auditor recomputes. */
-  async replay(walletId: string): Promise<{ wallet: wallet.Wallet; events: number } | null> {
+  /**
+   * Folds every event from revision zero, ignoring snapshots: what an auditor recomputes.
+   * `onProgress` hears the number of events folded so far after every page.
+   */
+  async replay(
+    walletId: string,
+    onProgress?: (events: number) => void,
+  ): Promise<{ wallet: wallet.Wallet; events: number } | null> {
     let state = wallet.initialState();
     let count = 0;
     let from = 0n;
@@ -75,6 +81,7 @@ export class WalletService {
       for (const event of page)
         state = wallet.evolve(state, event as unknown as Parameters<typeof wallet.evolve>[1]);
       count += page.length;
+      onProgress?.(count);
       if (page.length < 5000) break;
       from = page[page.length - 1].revision + 1n;
     }

@@ -13,8 +13,8 @@ export class WalletReplayHandler implements IQueryHandler<WalletReplay, WalletRe
     private readonly projections: ProjectionsService,
   ) {}
 
-  async execute({ walletId }: WalletReplay): Promise<WalletReplayReport | null> {
-    const replayed = await this.wallets.replay(walletId);
+  async execute({ walletId, onProgress }: WalletReplay): Promise<WalletReplayReport | null> {
+    const replayed = await this.wallets.replay(walletId, onProgress);
     if (!replayed) return null;
     await this.projections.catchUp();
     const readModel = await this.balances.get(walletId);

@@ -18,7 +18,11 @@ export interface WalletReplayReport {
  * with the read model (`wallet:replay`). Null for a wallet with no events.
  */
 export class WalletReplay extends Query<WalletReplayReport | null> {
-  constructor(readonly walletId: string) {
+  constructor(
+    readonly walletId: string,
+    /** Hears the events folded so far, page by page, on a long history. */
+    readonly onProgress?: (events: number) => void,
+  ) {
     super();
   }
 }
