@@ -53,12 +53,21 @@ class FaultyEventStore implements EventStore {
       throw new StoreUnavailableError('append: store failed after the reservation (test fault)');
     }
   }
-  readonly atomicMultiStreamAppends = true;
+  /** True: behave like EventStoreDB, which writes several streams one after the other. */
+  separateWrites = false;
+  get atomicMultiStreamAppends() {
+    return !this.separateWrites;
+  }
   async append(streamId: string, events: readonly NewEvent[], expected: ExpectedRevision) {
     this.check('append', streamId);
     return this.inner.append(streamId, events, expected);
   }
   async appendAll(appends: readonly StreamAppend[]) {
+    if (this.separateWrites) {
+      const results = [];
+      for (const a of appends) results.push(await this.append(a.streamId, a.events, a.expected));
+      return results;
+    }
     for (const { streamId } of appends) this.check('append', streamId);
     return this.inner.appendAll(appends);
   }
@@ -151,8 +160,23 @@ it('store unreachable: 503 with Retry-After, /ready fails, then recovers', async
   expect((await finalState(t, m.testKey, r.body.id)).status).toBe('DELIVERED');
 });
 
-it('a failure between reserving and queuing: 503, and the orphaned reservation is released, not lost', async () => {
+it('a failure writing a send (reservation and message in one transaction): 503, and nothing is reserved', async () => {
+  const smsLeft = async () => (await t.request('GET', '/v1/billing', { key: m.testKey })).body.sms_left;
+  const before = walletEvents().length;
+  const left = await smsLeft();
   store.fault = 'message-appends';
+  try {
+    for (let i = 0; i < 3; i++) expect503(await send(t, m.testKey, { to: SANDBOX.delivered }));
+  } finally {
+    store.fault = null;
+  }
+  expect(walletEvents().length).toBe(before);
+  expect(await smsLeft()).toBe(left);
+});
+
+it('on a store that writes streams one by one (EventStoreDB), a failure between reserving and queuing: 503, and the orphaned reservation is released, not lost', async () => {
+  store.fault = 'message-appends';
+  store.separateWrites = true;
   let reservedFor: string[] = [];
   try {
     const before = new Set(
@@ -168,6 +192,7 @@ it('a failure between reserving and queuing: 503, and the orphaned reservation i
     expect(reservedFor).toHaveLength(3);
   } finally {
     store.fault = null;
+    store.separateWrites = false;
   }
   // Once the store works again, the reaper marks those messages rejected and releases the credits.
   await until(

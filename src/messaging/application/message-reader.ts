@@ -1,8 +1,10 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { isIdOf } from '../../shared/ids';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { MessageQueuedData, messageStream } from '../domain/message.events';
 import type { Environment } from '../ports/carrier.port';
-import { MESSAGES, MessageDoc } from '../projections/messages.projection';
+import { MESSAGES, MessageDoc, queuedDoc, sortKey } from '../projections/messages.projection';
 
 /** Whose messages a read may see: one wallet (in its environment), or the sandbox try-out. */
 export type ReadScope = { readonly walletId: string; readonly environment: Environment } | 'sandbox';
@@ -10,14 +12,21 @@ export type ReadScope = { readonly walletId: string; readonly environment: Envir
 /**
  * The message read model as the queries (and an idempotent replay) read it. A message outside
  * the scope is answered exactly like an unknown one.
+ *
+ * A send answers from its own append without waiting for the read model, so a message the read
+ * model does not have yet is looked up in the log: its MessageQueued alone. That state is never
+ * older than one already shown (the read model, once it has the message, only moves it on).
  */
 @Injectable()
 export class MessageReader {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+  ) {}
 
   async find(id: unknown, scope: ReadScope): Promise<MessageDoc | null> {
     if (!isIdOf('msg', id)) return null;
-    const doc = await this.reads.get<MessageDoc>(MESSAGES, id);
+    const doc = (await this.reads.get<MessageDoc>(MESSAGES, id)) ?? (await this.queuedInLog(id));
     if (!doc) return null;
     if (scope === 'sandbox') return doc.sandbox ? doc : null;
     return !doc.sandbox && doc.walletId === scope.walletId && doc.environment === scope.environment
@@ -28,5 +37,12 @@ export class MessageReader {
   /** Newest first, after the document sorted at `afterSort`; one more than `limit` says whether more exist. */
   list(walletId: string, limit: number, afterSort?: string): Promise<MessageDoc[]> {
     return this.reads.list<MessageDoc>(MESSAGES, { partition: walletId, order: 'desc', limit, afterSort });
+  }
+
+  private async queuedInLog(id: string): Promise<MessageDoc | null> {
+    const [first] = await this.events.readStream(messageStream(id), { limit: 1 });
+    if (first?.type !== 'MessageQueued') return null;
+    const data = first.data as MessageQueuedData;
+    return queuedDoc(data, sortKey(data.createdAt, first.position), first.revision);
   }
 }

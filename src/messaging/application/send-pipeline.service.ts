@@ -2,25 +2,20 @@ import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid } from '../../shared/domain-error';
-import { AggregateStore } from '../../shared/event-store/aggregate-store';
-import { ConcurrencyError, EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import {
+  ConcurrencyError,
+  EVENT_STORE,
+  EventStore,
+  StreamAppend,
+} from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
-import { ProjectionsService } from '../../shared/projections/projections.service';
-import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { WalletService } from '../../wallet/application/wallet.service';
-import { isMessage, messageDecider } from '../domain/message.decider';
 import { SendInput, ValidSend, validateSendInput } from '../domain/message-input';
 import { MessageQueuedData, messageStream } from '../domain/message.events';
 import { isSandboxNumber, SANDBOX_NUMBERS } from '../domain/sandbox';
 import { CARRIER_ROUTES, CarrierRoutes, Environment } from '../ports/carrier.port';
-import {
-  ApiMessage,
-  MESSAGES,
-  MESSAGES_PROJECTION,
-  MessageDoc,
-  queuedDoc,
-  toApiMessage,
-} from '../projections/messages.projection';
+import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
+import { MessageReader } from './message-reader';
 import { RouteRegistry } from './route-registry.service';
 
 /** Who a send is for: a wallet (API key, console) or the key-less sandbox try-out, which touches no wallet. */
@@ -49,22 +44,21 @@ export const environmentOf = (ctx: SendContext): Environment =>
   ctx.mode === 'sandbox' ? 'TEST' : ctx.environment;
 
 /**
- * The one send path (API, console, try-out): validate, reserve the credits, queue the message,
- * and answer once the message read model has it, so a GET right after never misses it.
+ * The one send path (API, console, try-out): validate, then reserve the credits and queue the
+ * message in one write, and answer from it.
  *
- * Reserve first, then queue: a crash in between leaves a reservation without a message, which
- * the orphan reaper rejects and releases; a message is never queued without its reservation.
+ * Where the store cannot write two streams at once (EventStoreDB), the reservation is written
+ * first: a crash before the message leaves a reservation without a message, which the orphan
+ * reaper rejects and releases; a message is never queued without its reservation.
  */
 @Injectable()
 export class SendPipeline {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
-    private readonly aggregates: AggregateStore,
+    private readonly messages: MessageReader,
     private readonly wallets: WalletService,
     private readonly routes: RouteRegistry,
     @Inject(CARRIER_ROUTES) private readonly carriers: CarrierRoutes,
-    private readonly projections: ProjectionsService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
@@ -107,15 +101,15 @@ export class SendPipeline {
     return this.sendValid(await this.validate(body, ctx), ctx, options);
   }
 
-  /** Reserves and queues an already validated send. Safe to run twice with the same message id. */
+  /**
+   * Reserves and queues an already validated send, and answers from its own append: the message
+   * is readable at once (MessageReader finds it in the log until the read model has it), so no
+   * read model is waited for. Safe to run twice with the same message id.
+   */
   async sendValid(valid: ValidSend, ctx: SendContext, options: SendOptions = {}): Promise<SendOutcome> {
     const messageId = options.messageId ?? newId('msg');
     const now = this.clock.now();
     const environment = environmentOf(ctx);
-    if (ctx.mode === 'wallet') {
-      const reserved = await this.wallets.reserve(ctx.walletId, messageId, valid.credits);
-      if (!reserved.ok) throw reserved.error;
-    }
     const data: MessageQueuedData = {
       messageId,
       walletId: ctx.mode === 'wallet' ? ctx.walletId : '',
@@ -133,37 +127,37 @@ export class SendPipeline {
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
-    let position: bigint;
+    const queued: StreamAppend = {
+      streamId: messageStream(messageId),
+      events: [{ type: 'MessageQueued', data }],
+      expected: 'no_stream',
+    };
     try {
-      position = (
-        await this.events.append(messageStream(messageId), [{ type: 'MessageQueued', data }], 'no_stream')
-      ).position;
+      // The reservation and the message are one write: recorded together, or neither.
+      const recorded = ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
+      if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
     } catch (error) {
-      if (!(error instanceof ConcurrencyError)) throw error;
-      return { message: await this.existing(messageId), created: false };
+      if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;
+      return { message: await this.existing(messageId, ctx), created: false };
     }
-    await this.projections.waitFor(position, [MESSAGES_PROJECTION]);
     return { message: toApiMessage(queuedDoc(data, '', 0n)), created: true };
   }
 
+  /** True when the reservation was recorded now, with the message; false when it already was. */
+  private async reserve(walletId: string, messageId: string, valid: ValidSend, queued: StreamAppend) {
+    const reserved = await this.wallets.reserve(walletId, messageId, valid.credits, queued);
+    if (!reserved.ok) throw reserved.error;
+    return reserved.value.events.length > 0;
+  }
+
   /** The message another send with the same id already queued (or the reason it never was). */
-  private async existing(messageId: string): Promise<ApiMessage> {
-    const loaded = await this.aggregates.load(messageStream(messageId), messageDecider);
-    if (!isMessage(loaded.state)) {
-      throw new DomainError(
-        'unavailable',
-        'send_abandoned',
-        'This send was abandoned after an interruption; send it again',
-      );
-    }
-    await this.projections.catchUp([MESSAGES_PROJECTION]);
-    const doc = await this.reads.get<MessageDoc>(MESSAGES, messageId);
-    if (!doc)
-      throw new DomainError(
-        'unavailable',
-        'service_unavailable',
-        'The message is not readable yet; retry shortly',
-      );
-    return toApiMessage(doc);
+  private async existing(messageId: string, ctx: SendContext): Promise<ApiMessage> {
+    const doc = await this.messages.find(messageId, ctx.mode === 'sandbox' ? 'sandbox' : ctx);
+    if (doc) return toApiMessage(doc);
+    throw new DomainError(
+      'unavailable',
+      'send_abandoned',
+      'This send was abandoned after an interruption; send it again',
+    );
   }
 }

@@ -4,11 +4,13 @@ import { join } from 'node:path';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import type { EventStore, ReadStreamOptions } from '../../shared/event-store/event-store.port';
 import { SqliteEventStore } from '../../shared/event-store/sqlite/sqlite-event-store.adapter';
-import { addCredits, open, reserve, smsLeft, walletDecider } from '../domain/wallet.decider';
+import { ConcurrencyError, StreamAppend } from '../../shared/event-store/event-store.port';
+import { smsLeft, walletDecider } from '../domain/wallet.decider';
 import { walletStream } from '../domain/wallet.events';
 import { WalletCommandQueue } from './wallet-command-queue';
 
 const now = new Date('2026-11-23T00:00:00Z');
+const clock = { now: () => now };
 const walletId = 'wal_queue';
 
 /** Two queues on one file: two server processes sharing a wallet. */
@@ -26,11 +28,15 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     theirs = new SqliteEventStore(join(dir, 'events.db'));
     reads = 0;
     const counted = countingReads(mine, () => reads++);
-    queue = new WalletCommandQueue(counted, new AggregateStore(counted));
-    other = new WalletCommandQueue(theirs, new AggregateStore(theirs));
-    const opened = await queue.execute(walletId, (w) =>
-      open(w, { walletId, accountId: 'acc_1', environment: 'TEST', initialCredits: 2, now }),
-    );
+    queue = new WalletCommandQueue(counted, new AggregateStore(counted), clock);
+    other = new WalletCommandQueue(theirs, new AggregateStore(theirs), clock);
+    const opened = await queue.execute(walletId, {
+      type: 'OpenWallet',
+      walletId,
+      accountId: 'acc_1',
+      environment: 'TEST',
+      initialCredits: 2,
+    });
     expect(opened.ok).toBe(true);
   });
 
@@ -40,8 +46,13 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const reserveOne = (q: WalletCommandQueue, messageId: string) =>
-    q.execute(walletId, (w) => reserve(w, { messageId, sms: 1, now }));
+  const reserveOne = (q: WalletCommandQueue, messageId: string, alongside?: StreamAppend) =>
+    q.execute(walletId, { type: 'ReserveCredits', messageId, sms: 1 }, alongside);
+  const queued = (messageId: string): StreamAppend => ({
+    streamId: `message-${messageId}`,
+    events: [{ type: 'MessageQueued', data: { messageId } }],
+    expected: 'no_stream',
+  });
 
   it('reserves on the wallet it remembers without reading the stream', async () => {
     reads = 0;
@@ -52,9 +63,13 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
   it('never refuses on stale credit: credits added elsewhere are found before answering', async () => {
     expect((await reserveOne(queue, 'msg_1')).ok).toBe(true);
     expect((await reserveOne(queue, 'msg_2')).ok).toBe(true);
-    const granted = await other.execute(walletId, (w) =>
-      addCredits(w, { sourceId: 'grant_1', source: 'operator_grant', sms: 1, reason: 'test', now }),
-    );
+    const granted = await other.execute(walletId, {
+      type: 'AddCredits',
+      sourceId: 'grant_1',
+      source: 'operator_grant',
+      sms: 1,
+      reason: 'test',
+    });
     expect(granted.ok).toBe(true);
     const third = await reserveOne(queue, 'msg_3');
     expect(third).toMatchObject({ ok: true });
@@ -71,7 +86,68 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(stored.revision).toBe(3n); // opened, credits, two reservations: nothing more
     expect(smsLeft(stored.state)).toBe(0);
   });
+
+  it('records a reservation and its message in one write, or neither', async () => {
+    const before = await mine.headPosition();
+    const [first, second, refused] = await Promise.all([
+      reserveOne(queue, 'msg_1', queued('msg_1')),
+      reserveOne(queue, 'msg_2', queued('msg_2')),
+      reserveOne(queue, 'msg_3', queued('msg_3')), // no credit left for it
+    ]);
+    expect(first.ok && second.ok).toBe(true);
+    expect(refused).toMatchObject({ ok: false, error: { code: 'insufficient_credit' } });
+    const written = await mine.readAll({ after: before });
+    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual([
+      'message-msg_1 MessageQueued',
+      'message-msg_2 MessageQueued',
+      `wallet-${walletId} CreditsReserved`,
+      `wallet-${walletId} CreditsReserved`,
+    ]);
+    // The answer's position is its message's: a reader waiting for it has both.
+    const messagePosition = (id: string) => written.find((e) => e.streamId === `message-${id}`)?.position;
+    if (first.ok) expect(first.value.position).toBe(messagePosition('msg_1'));
+    if (second.ok) expect(second.value.position).toBe(messagePosition('msg_2'));
+    expect(await mine.readStream('message-msg_3')).toEqual([]);
+  });
+
+  it('a message that already exists fails its own send only; the others in the batch go through', async () => {
+    await mine.append('message-msg_taken', [{ type: 'MessageRejected', data: {} }], 'no_stream');
+    const [taken, fine] = await Promise.allSettled([
+      reserveOne(queue, 'msg_taken', queued('msg_taken')),
+      reserveOne(queue, 'msg_fine', queued('msg_fine')),
+    ]);
+    expect(taken).toMatchObject({ status: 'rejected', reason: expect.any(ConcurrencyError) });
+    expect(fine).toMatchObject({ status: 'fulfilled', value: { ok: true } });
+    const stored = await new AggregateStore(theirs).load(walletStream(walletId), walletDecider);
+    expect([...stored.state.reserved.keys()]).toEqual(['msg_fine']);
+  });
+
+  it('on a store without multi-stream writes, the reservation comes first and a failed message leaves it for the reaper', async () => {
+    const separate = new Proxy(mine, {
+      get: (target, property, receiver) =>
+        property === 'atomicMultiStreamAppends' ? false : bound(target, property, receiver),
+    });
+    const stepwise = new WalletCommandQueue(separate, new AggregateStore(separate), clock);
+    await mine.append('message-msg_taken', [{ type: 'MessageRejected', data: {} }], 'no_stream');
+    const before = await mine.headPosition();
+    const [taken, fine] = await Promise.allSettled([
+      reserveOne(stepwise, 'msg_taken', queued('msg_taken')),
+      reserveOne(stepwise, 'msg_fine', queued('msg_fine')),
+    ]);
+    expect(taken).toMatchObject({ status: 'rejected', reason: expect.any(ConcurrencyError) });
+    expect(fine).toMatchObject({ status: 'fulfilled', value: { ok: true } });
+    const written = (await mine.readAll({ after: before })).map((e) => `${e.streamId} ${e.type}`);
+    expect(written.slice(0, 1)).toEqual([`wallet-${walletId} CreditsReserved`]);
+    expect(written).toContain('message-msg_fine MessageQueued');
+    const stored = await new AggregateStore(theirs).load(walletStream(walletId), walletDecider);
+    expect([...stored.state.reserved.keys()].sort()).toEqual(['msg_fine', 'msg_taken']);
+  });
 });
+
+function bound(target: object, property: string | symbol, receiver: unknown): unknown {
+  const value = Reflect.get(target, property, receiver) as unknown;
+  return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
+}
 
 /** The same store, counting the events its stream reads return. */
 function countingReads(store: EventStore, onRead: () => void): EventStore {

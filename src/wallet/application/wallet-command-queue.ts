@@ -1,13 +1,17 @@
+import type { Clock } from '../../shared/clock';
 import type { DomainError } from '../../shared/domain-error';
-import { ConcurrencyError, EventStore } from '../../shared/event-store/event-store.port';
 import { AggregateStore, Loaded } from '../../shared/event-store/aggregate-store';
+import {
+  AppendResult,
+  ConcurrencyError,
+  EventStore,
+  StreamAppend,
+} from '../../shared/event-store/event-store.port';
 import { RecentlyUsed } from '../../shared/recently-used';
-import { ok, Result } from '../../shared/result';
+import { err, ok, Result } from '../../shared/result';
+import { decideWalletCommand, WalletCommand } from '../domain/wallet.commands';
 import { evolve, Wallet, walletDecider, walletSnapshots } from '../domain/wallet.decider';
 import { walletStream, WalletEvent } from '../domain/wallet.events';
-
-/** A command decided against the wallet as it stands when its turn comes. */
-export type WalletDecision = (wallet: Wallet) => Result<WalletEvent[], DomainError>;
 
 export interface WalletOutcome {
   readonly events: readonly WalletEvent[];
@@ -17,10 +21,33 @@ export interface WalletOutcome {
   readonly position: bigint | null;
 }
 
+export type WalletResult = Result<WalletOutcome, DomainError>;
+
+/**
+ * Runs wallet commands: here (WalletCommandQueue), or in the thread that owns the wallets.
+ * `alongside` is another stream's append that belongs to the command (a send's MessageQueued):
+ * it is written with the wallet's events when the command records any, and not at all otherwise.
+ */
+export interface WalletCommandExecutor {
+  execute(walletId: string, command: WalletCommand, alongside?: StreamAppend): Promise<WalletResult>;
+  /** Commands waiting in this process, all wallets together. */
+  depth(): number;
+  /** Drops cached wallet state (another writer changed the store underneath). */
+  forget(walletId?: string): void;
+}
+
 interface Pending {
-  readonly decide: WalletDecision;
-  readonly resolve: (result: Result<WalletOutcome, DomainError>) => void;
+  readonly command: WalletCommand;
+  readonly alongside: StreamAppend | undefined;
+  readonly resolve: (result: WalletResult) => void;
   readonly reject: (error: unknown) => void;
+}
+
+interface Decided {
+  readonly pending: Pending;
+  readonly result: WalletResult;
+  /** Events this command adds to the wallet's append. */
+  readonly recorded: boolean;
 }
 
 const MAX_BATCH = 256;
@@ -32,38 +59,65 @@ const MAX_CACHED_WALLETS = 10_000;
  * without conflicts. Another process writing the same wallet (a second instance, the CLI)
  * shows up as a newer revision or a ConcurrencyError, and the batch is decided again on the
  * fresh state, so expected revisions keep every process honest.
+ *
+ * A command's `alongside` append goes into the same write as the wallet's events. Where the
+ * store writes several streams atomically, a send's reservation and its message are recorded
+ * together or not at all; elsewhere the wallet's append comes first and each message append
+ * after it on its own, and a message that could not be written leaves an orphan reservation
+ * for the orphan reaper (OrphanReaper) to release.
  */
-export class WalletCommandQueue {
+export class WalletCommandQueue implements WalletCommandExecutor {
   private readonly queues = new Map<string, Pending[]>();
   private readonly cache = new RecentlyUsed<string, Loaded<Wallet>>(MAX_CACHED_WALLETS);
+  private waiting = 0;
 
   constructor(
     private readonly events: EventStore,
     private readonly aggregates: AggregateStore,
+    private readonly clock: Clock,
   ) {}
 
-  execute(walletId: string, decide: WalletDecision): Promise<Result<WalletOutcome, DomainError>> {
+  execute(walletId: string, command: WalletCommand, alongside?: StreamAppend): Promise<WalletResult> {
     return new Promise((resolve, reject) => {
+      this.waiting++;
+      const pending: Pending = { command, alongside, resolve, reject };
       const queue = this.queues.get(walletId);
       if (queue) {
-        queue.push({ decide, resolve, reject });
+        queue.push(pending);
         return;
       }
-      this.queues.set(walletId, [{ decide, resolve, reject }]);
+      this.queues.set(walletId, [pending]);
       void this.drain(walletId);
     });
   }
 
-  /** Drops the cached state, e.g. after a test rewrote the store underneath. */
+  depth(): number {
+    return this.waiting;
+  }
+
   forget(walletId?: string): void {
     if (walletId) this.cache.delete(walletId);
     else this.cache.clear();
+  }
+
+  /** The wallet as stored now: the cached state with whatever the stream gained since folded in. */
+  async current(walletId: string): Promise<Loaded<Wallet>> {
+    const cached = this.cache.get(walletId) ?? null;
+    const loaded = await this.aggregates.loadFrom(
+      walletStream(walletId),
+      walletDecider,
+      walletSnapshots,
+      cached,
+    );
+    if (loaded.revision >= 0n) this.cache.set(walletId, loaded);
+    return loaded;
   }
 
   private async drain(walletId: string): Promise<void> {
     const queue = this.queues.get(walletId)!;
     while (queue.length > 0) {
       const batch = queue.splice(0, MAX_BATCH);
+      this.waiting -= batch.length;
       try {
         await this.runBatch(walletId, batch);
       } catch (error) {
@@ -82,51 +136,33 @@ export class WalletCommandQueue {
       // is then decided again on the wallet as stored, never refused on stale credit.
       const cached = trustCache ? this.cache.get(walletId) : undefined;
       const current = cached ?? (await this.current(walletId));
-      let state = current.state;
-      const outcomes: { result: Result<WalletOutcome, DomainError>; recorded: boolean }[] = [];
-      const recorded: WalletEvent[] = [];
-      for (const pending of batch) {
-        const decision = pending.decide(state);
-        if (!decision.ok) {
-          outcomes.push({ result: decision, recorded: false });
-          continue;
-        }
-        for (const event of decision.value) state = evolve(state, event);
-        recorded.push(...decision.value);
-        outcomes.push({
-          result: ok({ events: decision.value, wallet: state, position: null }),
-          recorded: decision.value.length > 0,
-        });
-      }
-      if (cached && outcomes.some((o) => !o.recorded)) {
+      const decided = this.decide(current.state, batch);
+      if (cached && decided.some((d) => !d.recorded)) {
         trustCache = false;
         continue;
       }
+      const recorded = decided.filter((d) => d.recorded);
       if (recorded.length === 0) {
-        batch.forEach((pending, i) => pending.resolve(outcomes[i].result));
+        for (const d of decided) d.pending.resolve(d.result);
         return;
       }
       try {
-        const stream = walletStream(walletId);
-        const expected = current.revision < 0n ? 'no_stream' : current.revision;
-        const appended = await this.events.append(stream, recorded, expected);
-        this.cache.set(walletId, { state, revision: appended.nextExpectedRevision });
-        await this.aggregates.maybeSnapshot(
-          stream,
-          state,
-          current.revision,
-          appended.nextExpectedRevision,
-          walletSnapshots,
-        );
-        batch.forEach((pending, i) => {
-          const { result, recorded: wrote } = outcomes[i];
-          pending.resolve(result.ok && wrote ? ok({ ...result.value, position: appended.position }) : result);
-        });
+        await this.record(walletId, current, decided);
         return;
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) {
           this.cache.delete(walletId);
           throw error;
+        }
+        if (error.streamId !== walletStream(walletId)) {
+          // Another stream of the write already exists (a message recorded before): that
+          // command fails alone, the others are decided again without it.
+          const failed = batch.findIndex((p) => p.alongside?.streamId === error.streamId);
+          if (failed < 0) throw error;
+          batch[failed].reject(error);
+          batch = batch.filter((_, i) => i !== failed);
+          if (batch.length === 0) return;
+          continue;
         }
         trustCache = false; // current() reads what the stream gained since
         if (cached) continue;
@@ -135,20 +171,75 @@ export class WalletCommandQueue {
     }
   }
 
-  /**
-   * The wallet as the store has it now: the cached state with whatever the stream gained since
-   * folded in (usually nothing, read without parsing an event), so a refusal is never decided
-   * on stale credit.
-   */
-  private async current(walletId: string): Promise<Loaded<Wallet>> {
-    const cached = this.cache.get(walletId) ?? null;
-    const loaded = await this.aggregates.loadFrom(
-      walletStream(walletId),
-      walletDecider,
-      walletSnapshots,
-      cached,
+  /** Each command in turn against the wallet as the ones before it leave it. */
+  private decide(start: Wallet, batch: readonly Pending[]): Decided[] {
+    let state = start;
+    const now = this.clock.now();
+    return batch.map((pending) => {
+      const decision = decideWalletCommand(state, pending.command, now);
+      if (!decision.ok) return { pending, result: err(decision.error), recorded: false };
+      for (const event of decision.value) state = evolve(state, event);
+      return {
+        pending,
+        result: ok({ events: decision.value, wallet: state, position: null }),
+        recorded: decision.value.length > 0,
+      };
+    });
+  }
+
+  /** Writes the batch's events and what goes alongside them, then answers each command. */
+  private async record(
+    walletId: string,
+    current: Loaded<Wallet>,
+    decided: readonly Decided[],
+  ): Promise<void> {
+    const stream = walletStream(walletId);
+    const events = decided.flatMap((d) => (d.recorded && d.result.ok ? d.result.value.events : []));
+    const walletAppend: StreamAppend = {
+      streamId: stream,
+      events,
+      expected: current.revision < 0n ? 'no_stream' : current.revision,
+    };
+    const alongside = decided.flatMap((d) =>
+      d.recorded && d.pending.alongside ? [d.pending.alongside] : [],
     );
-    if (loaded.revision >= 0n) this.cache.set(walletId, loaded);
-    return loaded;
+    let appended: AppendResult;
+    const alongsideResults = new Map<StreamAppend, Promise<AppendResult>>();
+    if (this.events.atomicMultiStreamAppends || alongside.length === 0) {
+      const results = await this.events.appendAll([walletAppend, ...alongside]);
+      appended = results[0];
+      alongside.forEach((a, i) => alongsideResults.set(a, Promise.resolve(results[i + 1])));
+    } else {
+      appended = await this.events.append(stream, events, walletAppend.expected);
+      for (const a of alongside) {
+        alongsideResults.set(a, this.events.append(a.streamId, a.events, a.expected));
+      }
+    }
+    const state = decided.reduce(
+      (w, d) => (d.result.ok && d.recorded ? d.result.value.wallet : w),
+      current.state,
+    );
+    this.cache.set(walletId, { state, revision: appended.nextExpectedRevision });
+    await this.aggregates.maybeSnapshot(
+      stream,
+      state,
+      current.revision,
+      appended.nextExpectedRevision,
+      walletSnapshots,
+    );
+    for (const { pending, result, recorded } of decided) {
+      if (!recorded || !result.ok) {
+        pending.resolve(result);
+        continue;
+      }
+      const answered = ok({ ...result.value, position: appended.position });
+      const written = pending.alongside && alongsideResults.get(pending.alongside);
+      if (!written) pending.resolve(answered);
+      else
+        written.then(
+          (r) => pending.resolve(ok({ ...answered.value, position: r.position })),
+          (error) => pending.reject(error),
+        );
+    }
   }
 }

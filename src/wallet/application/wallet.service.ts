@@ -1,58 +1,71 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../shared/clock';
-import { DomainError } from '../../shared/domain-error';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
-import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
-import { Result } from '../../shared/result';
+import { EVENT_STORE, EventStore, StreamAppend } from '../../shared/event-store/event-store.port';
 import * as wallet from '../domain/wallet.decider';
 import { CreditSource, Environment, walletStream } from '../domain/wallet.events';
-import { WalletCommandQueue, WalletOutcome } from './wallet-command-queue';
+import { WalletCommandExecutor, WalletCommandQueue, WalletResult } from './wallet-command-queue';
 
-export type WalletResult = Result<WalletOutcome, DomainError>;
+export type { WalletResult };
 
 /** Free credits a new TEST wallet opens with (API.md). */
 export const TEST_WALLET_OPENING_CREDITS = 100;
 
 /**
  * The wallet's commands, as every other context uses them: sends reserve, outcomes capture
- * or release, payments and operators add. Each is idempotent by its message or source id.
+ * or release, payments and operators add. Each is idempotent by its message or source id, and
+ * each is plain data run by the executor, so the wallet's owner may be another thread.
  */
 @Injectable()
 export class WalletService {
-  private readonly queue: WalletCommandQueue;
+  private readonly executor: WalletCommandExecutor;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly aggregates: AggregateStore,
-    @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(CLOCK) clock: Clock,
   ) {
-    this.queue = new WalletCommandQueue(events, aggregates);
+    this.executor = new WalletCommandQueue(events, aggregates, clock);
   }
 
   open(walletId: string, accountId: string, environment: Environment): Promise<WalletResult> {
     const initialCredits = environment === 'TEST' ? TEST_WALLET_OPENING_CREDITS : 0;
-    return this.queue.execute(walletId, (w) =>
-      wallet.open(w, { walletId, accountId, environment, initialCredits, now: this.clock.now() }),
-    );
+    return this.executor.execute(walletId, {
+      type: 'OpenWallet',
+      walletId,
+      accountId,
+      environment,
+      initialCredits,
+    });
   }
 
   addCredits(
     walletId: string,
     cmd: { sourceId: string; source: CreditSource; sms: number; reason: string },
   ): Promise<WalletResult> {
-    return this.queue.execute(walletId, (w) => wallet.addCredits(w, { ...cmd, now: this.clock.now() }));
+    return this.executor.execute(walletId, { type: 'AddCredits', ...cmd });
   }
 
-  reserve(walletId: string, messageId: string, sms: number): Promise<WalletResult> {
-    return this.queue.execute(walletId, (w) => wallet.reserve(w, { messageId, sms, now: this.clock.now() }));
+  /**
+   * Reserves the message's credits. `message` is the message stream's first append: recorded
+   * with the reservation when the reservation is (in one write where the store allows it), never
+   * without it.
+   */
+  reserve(walletId: string, messageId: string, sms: number, message?: StreamAppend): Promise<WalletResult> {
+    return this.executor.execute(walletId, { type: 'ReserveCredits', messageId, sms }, message);
   }
 
   capture(walletId: string, messageId: string): Promise<WalletResult> {
-    return this.queue.execute(walletId, (w) => wallet.capture(w, { messageId }));
+    return this.executor.execute(walletId, { type: 'CaptureReservation', messageId });
   }
 
   release(walletId: string, messageId: string, reason: string): Promise<WalletResult> {
-    return this.queue.execute(walletId, (w) => wallet.release(w, { messageId, reason }));
+    return this.executor.execute(walletId, { type: 'ReleaseReservation', messageId, reason });
+  }
+
+  /** Commands waiting for their wallet in this process. */
+  queueDepth(): number {
+    return this.executor.depth();
   }
 
   /** The wallet folded from its events alone (from its newest snapshot). */
@@ -67,7 +80,7 @@ export class WalletService {
 
   /**
    * Folds every event from revision zero, ignoring snapshots: what an auditor recomputes.
-   * `onProgress` hears the number of events folded so far after every page.
+   * `onProgress` hears the events folded so far after each page.
    */
   async replay(
     walletId: string,
@@ -90,6 +103,6 @@ export class WalletService {
 
   /** Forgets cached wallet state (another writer changed the store underneath this process). */
   forgetCache(): void {
-    this.queue.forget();
+    this.executor.forget();
   }
 }

@@ -1,15 +1,24 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { notFound } from '../../../shared/domain-error';
 import { ListPage, page } from '../../../shared/http/pagination';
-import { ApiMessage, toApiMessage } from '../../projections/messages.projection';
+import { ProjectionsService } from '../../../shared/projections/projections.service';
+import { ApiMessage, MESSAGES_PROJECTION, toApiMessage } from '../../projections/messages.projection';
 import { MessageReader } from '../message-reader';
 import { MessagesPage } from './messages-page.query';
 
+/**
+ * Lists from the read model once it has caught up with the log: a send answers before the read
+ * model has its message, and the list must still show what the caller was just told.
+ */
 @QueryHandler(MessagesPage)
 export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage<ApiMessage>> {
-  constructor(private readonly messages: MessageReader) {}
+  constructor(
+    private readonly messages: MessageReader,
+    private readonly projections: ProjectionsService,
+  ) {}
 
   async execute({ scope, limit, startingAfter }: MessagesPage): Promise<ListPage<ApiMessage>> {
+    await this.projections.catchUp([MESSAGES_PROJECTION]);
     let afterSort: string | undefined;
     if (startingAfter !== undefined && startingAfter !== '') {
       const cursor = await this.messages.find(startingAfter, scope);

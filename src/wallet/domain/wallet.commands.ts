@@ -1,0 +1,48 @@
+import type { DomainError } from '../../shared/domain-error';
+import type { Result } from '../../shared/result';
+import * as wallet from './wallet.decider';
+import type { CreditSource, Environment, WalletEvent } from './wallet.events';
+
+/**
+ * What can be asked of a wallet, as plain data: a command can wait in a queue, be batched with
+ * others on the same wallet, or cross to the thread that owns the wallet, and be decided when
+ * its turn comes against the wallet as it then stands.
+ */
+export type WalletCommand =
+  | {
+      readonly type: 'OpenWallet';
+      readonly walletId: string;
+      readonly accountId: string;
+      readonly environment: Environment;
+      readonly initialCredits: number;
+    }
+  | {
+      readonly type: 'AddCredits';
+      readonly sourceId: string;
+      readonly source: CreditSource;
+      readonly sms: number;
+      readonly reason: string;
+    }
+  | { readonly type: 'ReserveCredits'; readonly messageId: string; readonly sms: number }
+  | { readonly type: 'CaptureReservation'; readonly messageId: string }
+  | { readonly type: 'ReleaseReservation'; readonly messageId: string; readonly reason: string };
+
+/** Decides a command against the wallet: the events to record, or the business refusal. */
+export function decideWalletCommand(
+  w: wallet.Wallet,
+  command: WalletCommand,
+  now: Date,
+): Result<WalletEvent[], DomainError> {
+  switch (command.type) {
+    case 'OpenWallet':
+      return wallet.open(w, { ...command, now });
+    case 'AddCredits':
+      return wallet.addCredits(w, { ...command, now });
+    case 'ReserveCredits':
+      return wallet.reserve(w, { ...command, now });
+    case 'CaptureReservation':
+      return wallet.capture(w, command);
+    case 'ReleaseReservation':
+      return wallet.release(w, command);
+  }
+}
