@@ -211,6 +211,8 @@ describe('message decider', () => {
   });
 
   describe('recordReceipt', () => {
+    const reportOf = (event: MessageEvent) =>
+      (event as Extract<MessageEvent, { type: 'DeliveryReported' }>).data;
     const sentState = () => given(queued, claimed(), sent());
 
     it('records a part and waits for the others', () => {
@@ -221,14 +223,19 @@ describe('message decider', () => {
       expect(recordReceipt(sentState(), receipt(['0xc1', 'c2']))).toEqual(ok([reported('c2')]));
     });
 
-    it('delivers when every part is delivered', () => {
+    it('delivers when every part is delivered: the last receipt recorded inside the outcome', () => {
       const state = given(queued, claimed(), sent(), reported('c1'));
       expect(recordReceipt(state, receipt(['c2'], 'DELIVERED', 3_000))).toEqual(
         ok([
-          reported('c2', 'DELIVERED', 3_000),
           {
             type: 'MessageDelivered',
-            data: { errorCode: null, errorMessage: null, carrierStatus: 'DELIVRD', at: iso(3_000) },
+            data: {
+              errorCode: null,
+              errorMessage: null,
+              carrierStatus: 'DELIVRD',
+              at: iso(3_000),
+              report: reportOf(reported('c2', 'DELIVERED', 3_000)),
+            },
           },
         ]),
       );
@@ -238,7 +245,6 @@ describe('message decider', () => {
       const state = given(queued, claimed(), sent(), reported('c1', 'FAILED'));
       expect(recordReceipt(state, receipt(['c2'], 'DELIVERED', 3_000))).toEqual(
         ok([
-          reported('c2', 'DELIVERED', 3_000),
           {
             type: 'MessageFailed',
             data: {
@@ -246,6 +252,7 @@ describe('message decider', () => {
               errorMessage: 'Handset unreachable',
               carrierStatus: 'UNDELIV',
               at: iso(3_000),
+              report: reportOf(reported('c2', 'DELIVERED', 3_000)),
             },
           },
         ]),
@@ -255,32 +262,49 @@ describe('message decider', () => {
     it('fails rather than expires when one part failed and another expired', () => {
       const state = given(queued, claimed(), sent(), reported('c1', 'EXPIRED'));
       const decision = recordReceipt(state, receipt(['c2'], 'FAILED'));
-      expect(decision.ok && decision.value.map((e) => e.type)).toEqual(['DeliveryReported', 'MessageFailed']);
+      expect(decision.ok && decision.value.map((e) => e.type)).toEqual(['MessageFailed']);
     });
 
     it('expires when a part expired and none failed', () => {
       const state = given(queued, claimed(), sent(), reported('c1', 'DELIVERED'));
       expect(recordReceipt(state, receipt(['c2'], 'EXPIRED'))).toEqual(
         ok([
-          reported('c2', 'EXPIRED'),
           {
             type: 'MessageExpired',
-            data: { errorCode: null, errorMessage: null, carrierStatus: 'EXPIRED', at: iso(2_000) },
+            data: {
+              errorCode: null,
+              errorMessage: null,
+              carrierStatus: 'EXPIRED',
+              at: iso(2_000),
+              report: reportOf(reported('c2', 'EXPIRED')),
+            },
           },
         ]),
       );
     });
 
-    it('settles a single-part message on its one receipt', () => {
+    it('settles a single-part message on its one receipt, in one event', () => {
       const state = given(queued, claimed(), sent(['c1']));
       const decision = recordReceipt(state, receipt(['c1']));
-      expect(decision).toEqual(ok([reported('c1'), delivered]));
+      expect(decision).toEqual(
+        ok([{ type: 'MessageDelivered', data: { ...delivered.data, report: reportOf(reported('c1')) } }]),
+      );
       if (decision.ok)
         expect(given(queued, claimed(), sent(['c1']), ...decision.value)).toMatchObject({
           status: 'DELIVERED',
           sequence: 3,
+          reports: [reportOf(reported('c1'))],
           outcome: { status: 'DELIVERED', carrierStatus: 'DELIVRD', errorCode: null, at: iso(2_000) },
         });
+    });
+
+    it('folds streams recorded before: a DeliveryReported of its own, then the outcome', () => {
+      expect(given(queued, claimed(), sent(['c1']), reported('c1'), delivered)).toEqual(
+        given(queued, claimed(), sent(['c1']), {
+          type: 'MessageDelivered',
+          data: { ...delivered.data, report: reportOf(reported('c1')) },
+        }),
+      );
     });
 
     it('ignores a duplicate receipt for a part', () => {

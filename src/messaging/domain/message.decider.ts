@@ -48,10 +48,12 @@ export const isMessage = (state: MessageState): state is Message =>
 const later = (a: string, b: string) => (Date.parse(b) > Date.parse(a) ? b : a);
 
 function settle(m: Message, status: FinalStatus, data: MessageOutcomeData): Message {
+  const { report, ...outcome } = data;
   return {
     ...m,
     status,
-    outcome: { status, ...data },
+    reports: report ? [...m.reports, report] : m.reports,
+    outcome: { status, ...outcome },
     claim: null,
     updatedAt: later(m.updatedAt, data.at),
     sequence: m.sequence + 1,
@@ -206,6 +208,7 @@ export type ReceiptInput = Pick<
   'carrierMessageIdCandidates' | 'status' | 'carrierStatus' | 'errorCode' | 'errorMessage' | 'reportedAt'
 >;
 
+/** The outcome the last part's receipt decides, carrying that receipt. */
 function outcomeOf(
   m: Message,
   reports: readonly DeliveryReportedData[],
@@ -220,6 +223,7 @@ function outcomeOf(
     errorMessage: deciding.errorMessage,
     carrierStatus: deciding.carrierStatus,
     at: last.reportedAt,
+    report: last,
   };
   if (failed) return { type: 'MessageFailed', data };
   if (expired) return { type: 'MessageExpired', data };
@@ -231,8 +235,9 @@ function outcomeOf(
  * (not yet: the carrier ids that identify its parts come with MessageSent, so a receipt racing
  * ahead of it cannot be matched and the carrier or simulator must redeliver; or no longer: a
  * terminal state never changes), when no candidate id is one of its parts, or when that part
- * already has a receipt. The receipt completing the parts also records the terminal fact:
- * FAILED if any part failed (with that part's error), else EXPIRED if any expired, else DELIVERED.
+ * already has a receipt. A part's receipt is DeliveryReported, except the one completing the
+ * parts: it is recorded inside the terminal fact it decides, FAILED if any part failed (with that
+ * part's error), else EXPIRED if any expired, else DELIVERED. A one-part message records one event.
  */
 export function recordReceipt(state: MessageState, receipt: ReceiptInput): Decision {
   if (!isMessage(state) || state.status !== 'SENT') return ok([]);
@@ -246,11 +251,9 @@ export function recordReceipt(state: MessageState, receipt: ReceiptInput): Decis
     errorMessage: receipt.errorMessage,
     reportedAt: receipt.reportedAt.toISOString(),
   };
-  const events: MessageEvent[] = [{ type: 'DeliveryReported', data: report }];
   const reports = [...state.reports, report];
   const allKnown = state.carrierMessageIds.every((part) => reports.some((r) => r.carrierMessageId === part));
-  if (allKnown) events.push(outcomeOf(state, reports, report));
-  return ok(events);
+  return ok([allKnown ? outcomeOf(state, reports, report) : { type: 'DeliveryReported', data: report }]);
 }
 
 /**

@@ -44,12 +44,17 @@ export type DeliveryReportedData = {
   readonly reportedAt: string;
 };
 
-/** The terminal facts: DELIVERED, FAILED or EXPIRED. Nothing follows them. */
+/**
+ * The terminal facts: DELIVERED, FAILED or EXPIRED. Nothing follows them. An outcome a receipt
+ * decided carries that receipt (`report`): the two always travel together, so they are one event.
+ * (Messages recorded before that have a DeliveryReported of their own before the outcome.)
+ */
 export type MessageOutcomeData = {
   readonly errorCode: string | null;
   readonly errorMessage: string | null;
   readonly carrierStatus: string | null;
   readonly at: string;
+  readonly report?: DeliveryReportedData;
 };
 
 /** Never accepted (e.g. crash recovery found a reservation without a message). Nothing follows it. */
