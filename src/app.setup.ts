@@ -12,6 +12,8 @@ import { registerSecurityHeaders } from './shared/http/security-headers';
 import { apiValidationPipe } from './shared/http/validation.pipe';
 import { registerAccessLog } from './shared/logging/access-log.hooks';
 import { registerRequestContext } from './shared/logging/request-context';
+import { registerSendMetrics } from './shared/metrics/send-metrics.hooks';
+import { SendMetrics } from './shared/metrics/send.metrics';
 
 /** 16 KiB: API.md's body limit. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -41,7 +43,7 @@ export function createFastifyAdapter(): FastifyAdapter {
  * The cross-cutting HTTP behaviour of API.md, applied the same way by main.ts and by every
  * e2e test: request ids (also on every log line a request causes), the one error shape (also
  * for errors raised by Fastify before a controller runs), JSON-only bodies, validation, the
- * access log, and the OpenAPI document.
+ * access log and send metrics, and the OpenAPI document.
  */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
@@ -50,6 +52,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
   // First, so that every later hook, guard and handler runs in the request's log context.
   registerRequestContext(fastify);
   if (logsInfo(config.logLevel)) registerAccessLog(fastify);
+  registerSendMetrics(fastify, app.get(SendMetrics));
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });

@@ -40,6 +40,8 @@ export interface AppConfig {
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
   readonly logFormat: 'json' | 'pretty';
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset, it is open. */
+  readonly metricsToken: string | null;
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
   readonly runProcessManagers: boolean;
 }
@@ -78,6 +80,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
+    metricsToken: env.METRICS_TOKEN || null,
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
   };
 }

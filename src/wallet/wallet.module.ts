@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WalletMetrics } from '../shared/metrics/wallet.metrics';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletBalances } from './application/wallet-balances.query';
 import { WalletService } from './application/wallet.service';
@@ -11,7 +12,8 @@ import { walletBalanceProjection } from './projections/wallet-balance.projection
   exports: [WalletService, WalletBalances],
 })
 export class WalletModule {
-  constructor(projections: ProjectionsService) {
+  constructor(projections: ProjectionsService, wallets: WalletService, metrics: WalletMetrics) {
     projections.register(walletBalanceProjection);
+    metrics.queueDepthFrom(() => wallets.queueDepth());
   }
 }

@@ -5,6 +5,7 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid, notFound } from '../../shared/domain-error';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { isIdOf, newId } from '../../shared/ids';
+import { CheckoutMetrics } from '../../shared/metrics/checkout.metrics';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import * as checkout from '../domain/checkout.decider';
@@ -45,6 +46,7 @@ export class CheckoutsService {
     @Inject(PAYMENT_PROVIDERS) private readonly providers: PaymentProviders,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: CheckoutMetrics,
   ) {}
 
   packageById(id: string): CreditPackage | undefined {
@@ -177,6 +179,7 @@ export class CheckoutsService {
       const result = await this.aggregates.handle(checkoutStream(doc.id), checkout.checkoutDecider, (c) =>
         checkout.expire(c, { now }),
       );
+      this.metrics.finished(checkout.finishedBy(result));
       if (result.ok && result.value.events.length > 0) expired++;
     }
     if (expired > 0) this.logger.log(`expired ${expired} unpaid checkout(s)`);

@@ -2,6 +2,7 @@ import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { runInRequest } from '../logging/request-context';
 import { toErrorResponse } from './error-body';
+import { rememberErrorCode } from './error-code';
 
 /** The one place where errors become responses: every controller's refusals pass here. */
 @Catch()
@@ -23,6 +24,7 @@ export function sendError(
   logger: Logger,
 ): void {
   const response = toErrorResponse(exception, String(request.id));
+  rememberErrorCode(request, response.body.error.code);
   if (response.status >= 500) {
     // The stack goes to the log under the request id (also for errors raised before the
     // request's context was entered); the caller only sees the id.

@@ -54,6 +54,13 @@ export class WalletCommandQueue {
     });
   }
 
+  /** Commands waiting for their wallet's turn, and wallets with work (for metrics). */
+  depth(): { commands: number; wallets: number } {
+    let commands = 0;
+    for (const queue of this.queues.values()) commands += queue.length;
+    return { commands, wallets: this.queues.size };
+  }
+
   /** Drops the cached state, e.g. after a test rewrote the store underneath. */
   forget(walletId?: string): void {
     if (walletId) this.cache.delete(walletId);

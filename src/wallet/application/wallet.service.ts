@@ -29,6 +29,11 @@ export class WalletService {
     this.queue = new WalletCommandQueue(events, aggregates);
   }
 
+  /** This process's wallet command queue: commands waiting, wallets with work. */
+  queueDepth(): { commands: number; wallets: number } {
+    return this.queue.depth();
+  }
+
   open(walletId: string, accountId: string, environment: Environment): Promise<WalletResult> {
     const initialCredits = environment === 'TEST' ? TEST_WALLET_OPENING_CREDITS : 0;
     return this.queue.execute(walletId, (w) =>
