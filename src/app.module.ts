@@ -5,6 +5,7 @@ import { BillingModule } from './billing/billing.module';
 import { ConsoleModule } from './console/console.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { CoreModule } from './shared/core.module';
+import { MetricsModule } from './shared/metrics/metrics.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -13,6 +14,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     // The buses every entry point (REST, console, try-out, CLI) dispatches its use cases through.
     CqrsModule.forRoot(),
     CoreModule,
+    MetricsModule,
     WalletModule,
     AccountsModule,
     BillingModule,

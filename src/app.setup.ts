@@ -4,11 +4,16 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleAwareFilter, registerConsolePlugins } from './console/console.setup';
 import { APP_CONFIG, AppConfig } from './config/app-config';
+import { logsInfo } from './config/log-levels';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
 import { refuseWhileClosing, requireJsonBodies } from './shared/http/request-guards.hooks';
 import { registerSecurityHeaders } from './shared/http/security-headers';
 import { apiValidationPipe } from './shared/http/validation.pipe';
+import { registerAccessLog } from './shared/logging/access-log.hooks';
+import { registerRequestContext } from './shared/logging/request-context';
+import { registerSendMetrics } from './shared/metrics/send-metrics.hooks';
+import { SendMetrics } from './shared/metrics/send.metrics';
 
 /** 16 KiB: API.md's body limit. */
 export const BODY_LIMIT_BYTES = 16 * 1024;
@@ -36,19 +41,25 @@ export function createFastifyAdapter(): FastifyAdapter {
 
 /**
  * The cross-cutting HTTP behaviour of API.md, applied the same way by main.ts and by every
- * e2e test: request ids, the one error shape (also for errors raised by Fastify before a
- * controller runs), JSON-only bodies, validation, and the OpenAPI document.
+ * e2e test: request ids (also on every log line a request causes), the one error shape (also
+ * for errors raised by Fastify before a controller runs), JSON-only bodies, validation, the
+ * access log and send metrics, and the OpenAPI document.
  */
 export async function configureApp(app: NestFastifyApplication): Promise<NestFastifyApplication> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  const config = app.get<AppConfig>(APP_CONFIG);
 
+  // First, so that every later hook, guard and handler runs in the request's log context.
+  registerRequestContext(fastify);
+  if (logsInfo(config.logLevel)) registerAccessLog(fastify);
+  registerSendMetrics(fastify, app.get(SendMetrics));
   fastify.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   requireJsonBodies(fastify, ['/v1/']);
   refuseWhileClosing(fastify);
   // Helmet's headers and the one CSP (docs/security.md); HSTS only when PUBLIC_URL is https.
-  await registerSecurityHeaders(app, app.get<AppConfig>(APP_CONFIG).publicUrl);
+  await registerSecurityHeaders(app, config.publicUrl);
 
   // Views for the web console. HTML form bodies need no plugin: Nest's Fastify
   // adapter registers its own urlencoded parser at init (adding @fastify/formbody as well

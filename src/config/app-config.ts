@@ -45,6 +45,10 @@ export interface AppConfig {
   /** Signs console session cookies; random per process when unset (sessions end on restart). */
   readonly sessionSecret: string | null;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
+  /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
+  readonly logFormat: 'json' | 'pretty';
+  /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset, it is open. */
+  readonly metricsToken: string | null;
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
   readonly runProcessManagers: boolean;
 }
@@ -83,8 +87,16 @@ export function loadConfig(env: Env = process.env): AppConfig {
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
     sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
+    logFormat: logFormat(env.LOG_FORMAT),
+    metricsToken: env.METRICS_TOKEN || null,
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
   };
+}
+
+function logFormat(value: string | undefined): AppConfig['logFormat'] {
+  if (value === undefined || value === '' || value === 'json') return 'json';
+  if (value === 'pretty') return 'pretty';
+  throw new Error(`LOG_FORMAT must be json or pretty, got "${value}"`);
 }
 
 function carrierUrls(env: Env): Record<string, string> {

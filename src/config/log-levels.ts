@@ -1,10 +1,21 @@
-import type { LogLevel } from '@nestjs/common';
 import type { AppConfig } from './app-config';
 
-const ORDER: readonly LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
-const UP_TO: Record<AppConfig['logLevel'], number> = { silent: -1, error: 1, warn: 2, info: 3, debug: 5 };
+/**
+ * LOG_LEVEL as pino's threshold. `debug` also lets Nest's `verbose` lines through (written at
+ * pino's `trace`), as it did with Nest's own logger.
+ */
+const THRESHOLDS: Record<AppConfig['logLevel'], string> = {
+  silent: 'silent',
+  error: 'error',
+  warn: 'warn',
+  info: 'info',
+  debug: 'trace',
+};
 
-/** LOG_LEVEL as Nest's logger takes it: every level up to and including the one configured. */
-export function nestLogLevels(level: AppConfig['logLevel']): LogLevel[] {
-  return ORDER.slice(0, (UP_TO[level] ?? UP_TO.info) + 1);
+export function pinoLevel(level: AppConfig['logLevel']): string {
+  return THRESHOLDS[level] ?? THRESHOLDS.info;
 }
+
+/** Whether LOG_LEVEL lets `info` lines (the access log) through. */
+export const logsInfo = (level: AppConfig['logLevel']): boolean =>
+  ['info', 'debug', 'trace'].includes(pinoLevel(level));

@@ -1,6 +1,7 @@
 import { Inject, Logger, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
+import { MessageMetrics } from '../shared/metrics/message.metrics';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletService } from '../wallet/application/wallet.service';
 import { WalletModule } from '../wallet/wallet.module';
@@ -79,7 +80,9 @@ export class MessagingModule {
     dispatcher: MessageDispatcher,
     wallets: WalletService,
     @Inject(EVENT_STORE) events: EventStore,
+    metrics: MessageMetrics,
   ) {
+    metrics.dispatchBacklogFrom(() => dispatcher.backlog());
     projections.register(
       messagesProjection,
       unqueuedReservationsProjection,

@@ -27,3 +27,16 @@ export function fold<State, Event extends DomainEvent>(
   for (const event of events) state = decider.evolve(state, event);
   return state;
 }
+
+/**
+ * The state a recorded decision left, when the events it appended include one of `types`
+ * (say, an aggregate's final events); null for anything else (a refusal, a no-op, other
+ * events). What lets whoever records an outcome count it exactly once.
+ */
+export function stateAfterAny<State, Event extends DomainEvent>(
+  recorded: Result<{ readonly state: State; readonly events: readonly Event[] }, unknown>,
+  types: ReadonlySet<Event['type']>,
+): State | null {
+  if (!recorded.ok || !recorded.value.events.some((event) => types.has(event.type))) return null;
+  return recorded.value.state;
+}

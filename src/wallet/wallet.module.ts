@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { WalletMetrics } from '../shared/metrics/wallet.metrics';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { GrantCreditsHandler } from './application/commands/grant-credits.handler';
 import { WalletBalanceHandler } from './application/queries/wallet-balance.handler';
@@ -22,7 +23,8 @@ import { walletBalanceProjection } from './projections/wallet-balance.projection
   exports: [WalletService, WalletBalances],
 })
 export class WalletModule {
-  constructor(projections: ProjectionsService) {
+  constructor(projections: ProjectionsService, wallets: WalletService, metrics: WalletMetrics) {
     projections.register(walletBalanceProjection);
+    metrics.queueDepthFrom(() => wallets.queueDepth());
   }
 }

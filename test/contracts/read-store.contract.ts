@@ -188,6 +188,16 @@ export function describeReadStoreContract(name: string, factory: ReadStoreFactor
         expect((await page('desc', '2024-01-02T12:00:00.000Z')).map((d) => d.id)).toEqual(['m2', 'm1']);
       });
 
+      it('counts the documents one partition lists', async () => {
+        expect(await store.count(docs, 'wal_1')).toBe(5);
+        expect(await store.count(docs, 'wal_2')).toBe(1);
+        expect(await store.count(docs, 'wal_none')).toBe(0);
+        expect(await store.count(`more_${ns}`, 'wal_1')).toBe(1);
+        await store.commit(`p_${ns}`, [del('m1'), put('m2', { id: 'm2' }, 'wal_2', '2024')], 2n);
+        expect(await store.count(docs, 'wal_1')).toBe(3);
+        expect(await store.count(docs, 'wal_2')).toBe(2);
+      });
+
       it('follows re-indexed, unindexed and deleted documents, and lists an empty sort key', async () => {
         await store.commit(
           `p_${ns}`,

@@ -10,6 +10,7 @@ import {
 import { CLOCK, Clock } from '../../src/shared/clock';
 import { AggregateStore } from '../../src/shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
+import { MessageMetrics } from '../../src/shared/metrics/message.metrics';
 import { READ_STORE, ReadStore } from '../../src/shared/read-store/read-store.port';
 import { createMerchant } from '../support/merchant';
 import { send } from '../support/messaging';
@@ -51,6 +52,7 @@ describe('Messaging: the dispatcher submits each message exactly once', () => {
             t.app.get<Clock>(CLOCK),
             options,
             new RecentSubmissions(),
+            t.app.get(MessageMetrics),
           ),
       );
       await Promise.all(dispatchers.map((d) => d.dispatch(response.body.id)));

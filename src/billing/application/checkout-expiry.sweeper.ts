@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { CheckoutMetrics } from '../../shared/metrics/checkout.metrics';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import * as checkout from '../domain/checkout.decider';
 import { checkoutStream } from '../domain/checkout.events';
@@ -23,6 +24,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
     @Inject(READ_STORE) private readonly reads: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: CheckoutMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -57,6 +59,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
       const result = await this.aggregates.handle(checkoutStream(doc.id), checkout.checkoutDecider, (c) =>
         checkout.expire(c, { now }),
       );
+      this.metrics.finished(checkout.finishedBy(result));
       if (result.ok && result.value.events.length > 0) expired++;
     }
     if (expired > 0) this.logger.log(`expired ${expired} unpaid checkout(s)`);

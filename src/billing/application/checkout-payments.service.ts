@@ -3,6 +3,7 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { CheckoutMetrics } from '../../shared/metrics/checkout.metrics';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { WalletService } from '../../wallet/application/wallet.service';
 import * as checkout from '../domain/checkout.decider';
@@ -33,6 +34,7 @@ export class CheckoutPayments {
     private readonly projections: ProjectionsService,
     @Inject(PAYMENT_PROVIDERS) private readonly providers: PaymentProviders,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: CheckoutMetrics,
   ) {}
 
   async load(checkoutId: string): Promise<Checkout> {
@@ -41,9 +43,15 @@ export class CheckoutPayments {
 
   /** Runs a checkout command (serialised per checkout here; expected revisions across processes). */
   private command(checkoutId: string, decide: (c: Checkout) => ReturnType<typeof checkout.succeed>) {
-    return this.serialize(checkoutId, () =>
-      this.aggregates.handle(checkoutStream(checkoutId), checkout.checkoutDecider, decide),
-    );
+    return this.serialize(checkoutId, async () => {
+      const recorded = await this.aggregates.handle(
+        checkoutStream(checkoutId),
+        checkout.checkoutDecider,
+        decide,
+      );
+      this.metrics.finished(checkout.finishedBy(recorded)); // declined, or a failed payment
+      return recorded;
+    });
   }
 
   /**
@@ -67,6 +75,7 @@ export class CheckoutPayments {
         checkout.checkoutDecider,
         (c) => checkout.succeed(c, { now: this.clock.now() }),
       );
+      this.metrics.finished(checkout.finishedBy(succeeded));
       if (!succeeded.ok) throw succeeded.error;
       return succeeded.value.state;
     });

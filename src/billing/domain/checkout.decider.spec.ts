@@ -6,6 +6,7 @@ import {
   confirmPayment,
   expire,
   fail,
+  finishedBy,
   start,
   startPayment,
   statusAt,
@@ -205,6 +206,26 @@ describe('checkout decider', () => {
       expect(expire(given(started), { now: at(TTL - 1) })).toEqual(refused('checkout_not_expired'));
       expect(expire(given(started, confirmed), { now: at(TTL) })).toEqual(refused('checkout_paid'));
       expect(expire(given(started, failed), { now: at(TTL) })).toEqual(refused('checkout_failed'));
+    });
+  });
+
+  describe('finishedBy: what outcome metrics count, once', () => {
+    const recorded = (events: CheckoutEvent[], ...before: CheckoutEvent[]) =>
+      ok({ state: given(...before, ...events), events });
+
+    it('is the checkout when the recorded events finish it', () => {
+      expect(finishedBy(recorded([succeeded], started, confirmed))).toMatchObject({
+        status: 'succeeded',
+        started: { environment: startCmd.environment },
+      });
+      expect(finishedBy(recorded([failed], started))).toMatchObject({ status: 'failed' });
+      expect(finishedBy(recorded([expired], started))).toMatchObject({ status: 'expired' });
+    });
+
+    it('is null for a payment still to be credited, a no-op and a refusal', () => {
+      expect(finishedBy(recorded([confirmed], started))).toBeNull();
+      expect(finishedBy(recorded([], started, failed))).toBeNull();
+      expect(finishedBy(refused('checkout_paid'))).toBeNull();
     });
   });
 });

@@ -1,6 +1,6 @@
-import type { Decider, Decision } from '../../shared/decider';
+import { stateAfterAny, type Decider, type Decision } from '../../shared/decider';
 import { DomainError, invalid } from '../../shared/domain-error';
-import { err, ok } from '../../shared/result';
+import { err, ok, Result } from '../../shared/result';
 import type { CheckoutEvent, CheckoutStarted, CheckoutProvider } from './checkout.events';
 
 export type CheckoutStatus = 'pending' | 'succeeded' | 'failed' | 'expired';
@@ -233,3 +233,14 @@ export function expire(c: Checkout, cmd: { now: Date }): CheckoutDecision {
   }
   return ok([{ type: 'CheckoutExpired', data: { expiredAt: cmd.now.toISOString() } }]);
 }
+
+const FINAL_EVENTS: ReadonlySet<CheckoutEvent['type']> = new Set([
+  'CheckoutSucceeded',
+  'CheckoutFailed',
+  'CheckoutExpired',
+]);
+
+/** The checkout a recorded decision finished: succeeded, failed or expired (see stateAfterAny). */
+export const finishedBy = (
+  recorded: Result<{ readonly state: Checkout; readonly events: readonly CheckoutEvent[] }, unknown>,
+): Checkout | null => stateAfterAny(recorded, FINAL_EVENTS);

@@ -1,9 +1,10 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { Inject } from '@nestjs/common';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
+import { MessageMetrics } from '../../shared/metrics/message.metrics';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { messageDecider, recordReceipt } from '../domain/message.decider';
+import { finishedBy, messageDecider, recordReceipt } from '../domain/message.decider';
 import { messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { RecentSubmissions } from './recent-submissions';
@@ -30,6 +31,7 @@ export class DeliveryReceipts implements ReceiptSink {
     private readonly projections: ProjectionsService,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly submissions: RecentSubmissions,
+    private readonly metrics: MessageMetrics,
   ) {}
 
   async receipt(receipt: CarrierReceipt): Promise<void> {
@@ -51,9 +53,10 @@ export class DeliveryReceipts implements ReceiptSink {
       );
       return;
     }
-    await this.aggregates.handle(messageStream(messageId), messageDecider, (state) =>
+    const recorded = await this.aggregates.handle(messageStream(messageId), messageDecider, (state) =>
       recordReceipt(state, receipt),
     );
+    this.metrics.finished(finishedBy(recorded));
   }
 
   private async lookup(receipt: CarrierReceipt): Promise<string | null> {

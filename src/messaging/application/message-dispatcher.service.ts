@@ -4,9 +4,10 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { ConcurrencyError, RecordedEvent } from '../../shared/event-store/event-store.port';
 import { randomToken } from '../../shared/ids';
+import { type DispatchBacklog, MessageMetrics } from '../../shared/metrics/message.metrics';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { claim, Message, messageDecider, recordSubmitResult } from '../domain/message.decider';
+import { claim, finishedBy, Message, messageDecider, recordSubmitResult } from '../domain/message.decider';
 import { MessageEvent, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { RecentSubmissions } from './recent-submissions';
@@ -60,6 +61,7 @@ export class MessageDispatcher {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly submissions: RecentSubmissions,
+    private readonly metrics: MessageMetrics,
   ) {}
 
   start(): void {
@@ -77,6 +79,15 @@ export class MessageDispatcher {
     this.retryTimers.clear();
     this.queued.clear();
     await Promise.allSettled([...this.inFlight.values()]);
+  }
+
+  /** What is left to dispatch: the durable list (every process's) and what this one holds in memory. */
+  async backlog(): Promise<DispatchBacklog> {
+    return {
+      pending: await this.reads.count(DISPATCH_QUEUE, DISPATCH_PARTITION),
+      waiting: this.queued.size,
+      submitting: this.inFlight.size,
+    };
   }
 
   /** A message may be ready: try it now (or at `at`). */
@@ -187,6 +198,7 @@ export class MessageDispatcher {
       this.submissions.remember(message.carrier, result.carrierMessageIds, messageId, recordedOk);
     }
     const recorded = await recording;
+    this.metrics.finished(finishedBy(recorded)); // a carrier's rejection: QUEUED → FAILED
     if (!recorded.ok) this.logger.warn(`submit result for ${messageId} not recorded: ${recorded.error.code}`);
   }
 }

@@ -2,9 +2,10 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { ConcurrencyError, EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { MessageMetrics } from '../../shared/metrics/message.metrics';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { WalletService } from '../../wallet/application/wallet.service';
-import { expire, messageDecider } from '../domain/message.decider';
+import { expire, finishedBy, messageDecider } from '../domain/message.decider';
 import { MessageRejectedData, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { Carrier, CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
@@ -29,6 +30,7 @@ export class ExpirySweeper {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly aggregates: AggregateStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: MessageMetrics,
   ) {}
 
   async runOnce(now: Date = this.clock.now()): Promise<number> {
@@ -43,6 +45,7 @@ export class ExpirySweeper {
       const result = await this.aggregates.handle(messageStream(doc.messageId), messageDecider, (state) =>
         expire(state, now),
       );
+      this.metrics.finished(finishedBy(result));
       if (result.ok && result.value.events.length > 0) expired++;
     }
     return expired;

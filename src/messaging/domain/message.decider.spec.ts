@@ -17,6 +17,7 @@ import {
 import {
   claim,
   expire,
+  finishedBy,
   isTerminal,
   queue,
   recordReceipt,
@@ -395,6 +396,28 @@ describe('message decider', () => {
           sent(),
         ),
       ).toEqual(failed);
+    });
+  });
+
+  describe('finishedBy: what outcome metrics count, once', () => {
+    const recorded = (events: MessageEvent[], ...before: MessageEvent[]) =>
+      ok({ state: given(...before, ...events), events });
+
+    it('is the finished message when the recorded events end it', () => {
+      const finished = finishedBy(recorded([delivered], queued, claimed(), sent()));
+      expect(finished).toMatchObject({
+        status: 'DELIVERED',
+        carrier: queuedData.carrier,
+        environment: queuedData.environment,
+        createdAt: queuedData.createdAt,
+        outcome: { status: 'DELIVERED', at: iso(2_000) },
+      });
+    });
+
+    it('is null for intermediate events, a no-op and a refusal', () => {
+      expect(finishedBy(recorded([sent()], queued, claimed()))).toBeNull();
+      expect(finishedBy(recorded([], queued, claimed(), sent(), delivered))).toBeNull();
+      expect(finishedBy(refused('message_rejected'))).toBeNull();
     });
   });
 });

@@ -1,4 +1,4 @@
-import type { Decider } from '../../shared/decider';
+import { stateAfterAny, type Decider } from '../../shared/decider';
 import { DomainError, notFound } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 import type { CarrierReceipt, FinalStatus, SubmitResult } from '../ports/carrier.port';
@@ -275,4 +275,18 @@ export function expire(state: MessageState, now: Date): Decision {
       data: { errorCode: null, errorMessage, carrierStatus: null, at: now.toISOString() },
     },
   ]);
+}
+
+const FINAL_EVENTS: ReadonlySet<MessageEvent['type']> = new Set([
+  'MessageDelivered',
+  'MessageFailed',
+  'MessageExpired',
+]);
+
+/** The message a recorded decision finished (see stateAfterAny), else null. */
+export function finishedBy(
+  recorded: Result<{ readonly state: MessageState; readonly events: readonly MessageEvent[] }, unknown>,
+): Message | null {
+  const state = stateAfterAny(recorded, FINAL_EVENTS);
+  return state && isMessage(state) ? state : null;
 }

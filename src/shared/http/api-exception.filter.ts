@@ -1,6 +1,8 @@
 import { ArgumentsHost, Catch, ExceptionFilter, Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { runInRequest } from '../logging/request-context';
 import { toErrorResponse } from './error-body';
+import { rememberErrorCode } from './error-code';
 
 /** The one place where errors become responses: every controller's refusals pass here. */
 @Catch()
@@ -22,11 +24,15 @@ export function sendError(
   logger: Logger,
 ): void {
   const response = toErrorResponse(exception, String(request.id));
+  rememberErrorCode(request, response.body.error.code);
   if (response.status >= 500) {
-    // The stack goes to the log under the request id; the caller only sees the id.
-    logger.error(
-      `${request.method} ${request.routeOptions?.url ?? 'unknown route'} ${request.id}`,
-      (exception as Error)?.stack,
+    // The stack goes to the log under the request id (also for errors raised before the
+    // request's context was entered); the caller only sees the id.
+    runInRequest(request, () =>
+      logger.error(
+        `${request.method} ${request.routeOptions?.url ?? 'unknown route'} ${request.id}`,
+        (exception as Error)?.stack,
+      ),
     );
   }
   if (reply.sent) return;

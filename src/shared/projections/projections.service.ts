@@ -52,6 +52,11 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
     await (this.runner ?? this.createRunner()).rebuild(onProgress);
   }
 
+  /** The log position each projection running here has reached (none before boot or when stopped). */
+  positions(): Record<string, bigint> {
+    return this.runner?.positions() ?? {};
+  }
+
   projections(): readonly Projection[] {
     return this.registered;
   }

@@ -33,6 +33,8 @@ export interface ListQuery {
 export interface ReadStore {
   get<T>(collection: string, id: string): Promise<T | null>;
   list<T>(collection: string, query: ListQuery): Promise<T[]>;
+  /** How many documents one partition of a collection lists (a gauge's backlog, say). */
+  count(collection: string, partition: string): Promise<number>;
   /** The last log position the projection has applied, `null` if it never ran. */
   checkpoint(projection: string): Promise<bigint | null>;
   /**

@@ -23,6 +23,11 @@ export interface WalletOutcome {
 
 export type WalletResult = Result<WalletOutcome, DomainError>;
 
+export interface WalletQueueDepth {
+  readonly commands: number;
+  readonly wallets: number;
+}
+
 /**
  * Runs wallet commands: here (WalletCommandQueue), or in the thread that owns the wallets.
  * `alongside` is another stream's append that belongs to the command (a send's MessageQueued):
@@ -30,8 +35,8 @@ export type WalletResult = Result<WalletOutcome, DomainError>;
  */
 export interface WalletCommandExecutor {
   execute(walletId: string, command: WalletCommand, alongside?: StreamAppend): Promise<WalletResult>;
-  /** Commands waiting in this process, all wallets together. */
-  depth(): number;
+  /** What waits in this process: commands, and wallets with commands waiting or being recorded. */
+  depth(): WalletQueueDepth;
   /** Drops cached wallet state (another writer changed the store underneath). */
   forget(walletId?: string): void;
 }
@@ -91,8 +96,8 @@ export class WalletCommandQueue implements WalletCommandExecutor {
     });
   }
 
-  depth(): number {
-    return this.waiting;
+  depth(): WalletQueueDepth {
+    return { commands: this.waiting, wallets: this.queues.size };
   }
 
   forget(walletId?: string): void {

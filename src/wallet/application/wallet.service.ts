@@ -4,7 +4,12 @@ import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore, StreamAppend } from '../../shared/event-store/event-store.port';
 import * as wallet from '../domain/wallet.decider';
 import { CreditSource, Environment, walletStream } from '../domain/wallet.events';
-import { WalletCommandExecutor, WalletCommandQueue, WalletResult } from './wallet-command-queue';
+import {
+  WalletCommandExecutor,
+  WalletCommandQueue,
+  WalletQueueDepth,
+  WalletResult,
+} from './wallet-command-queue';
 
 export type { WalletResult };
 
@@ -63,8 +68,8 @@ export class WalletService {
     return this.executor.execute(walletId, { type: 'ReleaseReservation', messageId, reason });
   }
 
-  /** Commands waiting for their wallet in this process. */
-  queueDepth(): number {
+  /** This process's wallet command queue: commands waiting, wallets with work. */
+  queueDepth(): WalletQueueDepth {
     return this.executor.depth();
   }
 

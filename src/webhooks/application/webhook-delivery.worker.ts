@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { WebhookDeliveryResult, WebhookMetrics } from '../../shared/metrics/webhook.metrics';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { backoffMs, windowExpired } from '../domain/delivery-policy';
@@ -21,6 +22,12 @@ import {
 } from '../projections/webhook-outbox.projection';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
 import { WebhookEndpoints } from './webhook-endpoints.service';
+
+const RESULTS: Record<WebhookDeliveryEvent['type'], WebhookDeliveryResult> = {
+  WebhookDeliverySucceeded: 'succeeded',
+  WebhookDeliveryFailed: 'failed',
+  WebhookDeliveryAbandoned: 'abandoned',
+};
 
 /**
  * Delivers the durable outbox, at least once. Each tick looks at every endpoint with pending
@@ -48,6 +55,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly metrics: WebhookMetrics,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -206,6 +214,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** Records the outcome, then waits for the outbox to show it, so the delivery is not picked again. */
   private async recordOutcome(delivery: WebhookDeliveryDoc, event: WebhookDeliveryEvent): Promise<void> {
     const appended = await this.events.append(webhookDeliveriesStream(delivery.endpointId), [event], 'any');
+    this.metrics.delivered(RESULTS[event.type]);
     if (this.stopped) return;
     await this.projections.waitFor(appended.position, [WEBHOOK_OUTBOX_PROJECTION]);
   }

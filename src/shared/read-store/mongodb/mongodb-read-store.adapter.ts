@@ -113,6 +113,10 @@ export class MongoReadStore implements ReadStore {
     });
   }
 
+  async count(collection: string, partition: string): Promise<number> {
+    return this.guarded('count', () => this.documents.countDocuments({ collection, partition }));
+  }
+
   async checkpoint(projection: string): Promise<bigint | null> {
     return this.guarded('checkpoint', async () => {
       const row = await this.checkpoints.findOne({ _id: projection }, { promoteLongs: false });

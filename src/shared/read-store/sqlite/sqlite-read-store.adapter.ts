@@ -75,6 +75,7 @@ export class SqliteReadStore implements ReadStore {
       listDescAfter: this.db.prepare(
         'SELECT doc FROM documents WHERE collection = ? AND partition = ? AND sort < ? ORDER BY sort DESC LIMIT ?',
       ),
+      count: this.db.prepare('SELECT count(*) AS n FROM documents WHERE collection = ? AND partition = ?'),
       clearCollection: this.db.prepare('DELETE FROM documents WHERE collection = ?'),
       clearCheckpoint: this.db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
     };
@@ -103,6 +104,11 @@ export class SqliteReadStore implements ReadStore {
         : this.statements.listDescAfter.all(collection, partition, afterSort, limit);
     }) as { doc: string }[];
     return rows.map((row) => JSON.parse(row.doc) as T);
+  }
+
+  async count(collection: string, partition: string): Promise<number> {
+    const row = guarded('count', () => this.statements.count.get(collection, partition)) as { n: number };
+    return row.n;
   }
 
   async checkpoint(projection: string): Promise<bigint | null> {
