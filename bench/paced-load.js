@@ -253,6 +253,12 @@ async function settle() {
     let windowStart;
     let cpuStart;
     const rates = [];
+    const startWindow = (at) => {
+      windowStart = at;
+      cpuStart = treeCpuSeconds(scenario.serverPid);
+      stats = windowStats;
+    };
+    if (warmup === 0) startWindow(last);
     for (let tick = 1; tick <= warmup + windowSeconds; tick++) {
       await sleep(started + tick * 1000 - performance.now());
       const now = { at: performance.now(), sent, ...counter.read() };
@@ -264,11 +270,7 @@ async function settle() {
       if (tick > warmup) rates.push(rate);
       rate = nextRate({ rate, sentPerS: perS('sent'), settledPerS: perS('settled'), backlog: now.backlog });
       last = now;
-      if (tick === warmup) {
-        windowStart = now;
-        cpuStart = treeCpuSeconds(scenario.serverPid);
-        stats = windowStats;
-      }
+      if (tick === warmup) startWindow(now);
     }
     clearInterval(pacer);
     await inFlightDone();

@@ -42,6 +42,7 @@ const WARMUP = 3;
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
 if (ONLY && !['otp', 'sustained', 'sends'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained or sends`);
 const runs = (name) => !ONLY || ONLY === name;
+if (!(SUSTAINED_SECONDS >= 1)) throw new Error(`BENCH_SUSTAINED_SECONDS=${process.env.BENCH_SUSTAINED_SECONDS}: expected a number of seconds, at least 1`);
 
 const TARGETS = {
   sustainedVsBaseline: 0.15,
