@@ -5,11 +5,12 @@
  * with @), drives it with autocannon and prints one JSON line with the results.
  *
  * Scenario: { url, kind: 'get' | 'sends' | 'reads', connections, duration?, amount?,
- *   overallRate?, path?, keys?: string[], reads?: [keyIndex, id][], collectIds?: number,
- *   to?: string }
+ *   path?, keys?: string[], reads?: [keyIndex, id][], collectIds?: number, to?: string }
+ * Paced sends (a rate rather than as many as the connections carry) are paced-load.js's.
  */
 const autocannon = require('autocannon');
 const { readFileSync } = require('node:fs');
+const { sendBody } = require('./send-body');
 
 const arg = process.argv[2] ?? '{}';
 const scenario = JSON.parse(arg.startsWith('@') ? readFileSync(arg.slice(1), 'utf8') : arg);
@@ -21,8 +22,6 @@ const collectLimit = scenario.collectIds ?? 0;
 function sendRequest(keys) {
   return (request) => {
     const keyIndex = next++ % keys.length;
-    // A routable Ghana MTN mobile number (024 + 7 digits), different per request.
-    const to = scenario.to ?? `+23324${String(1000000 + (next % 9000000)).padStart(7, '0')}`;
     return {
       ...request,
       method: 'POST',
@@ -32,7 +31,7 @@ function sendRequest(keys) {
         authorization: `Bearer ${keys[keyIndex]}`,
         'x-bench-key': String(keyIndex),
       },
-      body: JSON.stringify({ to, sender_id: 'BenchShop', message: `Your code is ${next % 1000000}`, type: 'transactional' }),
+      body: sendBody(next, scenario.to),
     };
   };
 }
@@ -74,7 +73,6 @@ const instance = autocannon(
     connections: scenario.connections ?? 64,
     duration: scenario.duration ?? 10,
     amount: scenario.amount,
-    overallRate: scenario.overallRate,
     timeout: 10,
     requests,
   },
