@@ -1,5 +1,6 @@
 import { Inject, Logger, Module } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { AggregateStore } from '../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
 import { MessageMetrics } from '../shared/metrics/message.metrics';
 import { ProjectionsService } from '../shared/projections/projections.service';
@@ -80,6 +81,7 @@ export class MessagingModule {
     dispatcher: MessageDispatcher,
     wallets: WalletService,
     @Inject(EVENT_STORE) events: EventStore,
+    aggregates: AggregateStore,
     metrics: MessageMetrics,
   ) {
     metrics.dispatchBacklogFrom(() => dispatcher.backlog());
@@ -87,7 +89,7 @@ export class MessagingModule {
       messagesProjection,
       unqueuedReservationsProjection,
       routesProjection(routes),
-      dispatchProjection(dispatcher),
+      dispatchProjection(dispatcher, aggregates),
       settlementProcess(wallets, events, new Logger('settlement')),
     );
   }

@@ -7,8 +7,12 @@ import { Env, envInt } from '../config/env';
 export const MESSAGING_OPTIONS = Symbol('MESSAGING_OPTIONS');
 
 export interface MessagingOptions {
-  /** How long a dispatcher's claim holds before another process may take the message over. */
-  readonly claimLeaseMs: number;
+  /** Messages fall into this many dispatch partitions; a process submits those of partitions it leases. */
+  readonly dispatchPartitions: number;
+  /** How long a dispatcher's lease on its partitions holds: a process that died is taken over after this. */
+  readonly dispatchLeaseMs: number;
+  /** How often a dispatcher renews its leases (and takes or hands over partitions). */
+  readonly dispatchLeaseRenewMs: number;
   /** How often the dispatcher looks at the durable "to dispatch" read model (hints wake it sooner). */
   readonly dispatchPollMs: number;
   /** Most submissions one process runs at once. */
@@ -28,7 +32,9 @@ export interface MessagingOptions {
 
 export function loadMessagingOptions(env: Env = process.env): MessagingOptions {
   return {
-    claimLeaseMs: envInt(env, 'DISPATCH_CLAIM_LEASE_MS', 30_000),
+    dispatchPartitions: Math.max(1, envInt(env, 'DISPATCH_PARTITIONS', 8)),
+    dispatchLeaseMs: Math.max(1000, envInt(env, 'DISPATCH_LEASE_MS', 15_000)),
+    dispatchLeaseRenewMs: Math.max(100, envInt(env, 'DISPATCH_LEASE_RENEW_MS', 5_000)),
     dispatchPollMs: envInt(env, 'DISPATCH_POLL_MS', 1000),
     dispatchConcurrency: Math.max(1, envInt(env, 'DISPATCH_CONCURRENCY', 64)),
     expirySweepMs: envInt(env, 'EXPIRY_SWEEP_MS', 2000),

@@ -2,24 +2,30 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { hostname } from 'node:os';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
-import { ConcurrencyError, RecordedEvent } from '../../shared/event-store/event-store.port';
+import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import { randomToken } from '../../shared/ids';
 import { type DispatchBacklog, MessageMetrics } from '../../shared/metrics/message.metrics';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { claim, finishedBy, Message, messageDecider, recordSubmitResult } from '../domain/message.decider';
+import { partitionOf } from '../domain/dispatch-leases.decider';
+import { finishedBy, Message, messageDecider, readyToSubmit, recordSubmitResult } from '../domain/message.decider';
 import { MessageEvent, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
-import { RecentSubmissions } from './recent-submissions';
 import { CARRIER_ROUTES, CarrierRoutes, OutboundMessage, SubmitResult } from '../ports/carrier.port';
+import { DispatchLeaseKeeper } from './dispatch-lease-keeper';
+import { RecentSubmissions } from './recent-submissions';
 
-/** The durable "to dispatch" list: partition 'pending', sorted by when the message may next be tried. */
+/**
+ * The durable "to dispatch" list: one partition per dispatch partition (`pending-<n>`), sorted by
+ * when the message may next be tried. What a dispatcher that takes a partition over, or starts
+ * again, reads to find the work it has not been told about.
+ */
 export const DISPATCH_QUEUE = 'message-dispatch';
-export const DISPATCH_PARTITION = 'pending';
+export const pendingPartition = (partition: number) => `pending-${partition}`;
 
 export interface PendingDispatch {
   readonly messageId: string;
-  /** ISO time from which a dispatcher may try to claim it (creation, lease end or retryAt). */
+  /** ISO time from which it may be tried (creation, or a carrier's retryAt). */
   readonly availableAt: string;
 }
 
@@ -34,13 +40,20 @@ export const outboundOf = (m: Message): OutboundMessage => ({
   validUntil: m.validUntil,
 });
 
+/** A message hinted to the dispatcher, and whether its state must be read before it is submitted. */
+interface Hinted {
+  /** Its MessageQueued was seen while this process held its partition: nobody else can have sent it. */
+  readonly trusted: boolean;
+}
+
 /**
- * Submits queued messages to their carrier, off the request path. Exactly-once submission across
- * processes: a dispatcher first appends MessageClaimed at the message stream's exact revision
- * (the decider refuses while another dispatcher's lease runs), and only the winner submits; then
- * it records MessageSent / MessageFailed / MessageSubmitDeferred. Work comes from hints (the
- * dispatch projection sees MessageQueued: prompt) and from polling the durable pending list
- * (restarts, deferrals, expired leases of crashed processes).
+ * Submits queued messages to their carrier, off the request path. Each process submits only the
+ * messages of the partitions it holds a dispatch lease on (DispatchLeaseKeeper), so two
+ * processes never submit the same message and nothing per message is recorded but its result:
+ * MessageSent, MessageFailed or MessageSubmitDeferred. Work comes from hints (the dispatch
+ * projection sees MessageQueued go by: prompt, and its state is known without a read) and from
+ * the durable pending list of the partitions it holds (a partition taken over, a restart, a
+ * carrier's retryAt), whose messages' states are read first.
  */
 @Injectable()
 export class MessageDispatcher {
@@ -49,10 +62,11 @@ export class MessageDispatcher {
     .slice(0, 20)}_${process.pid}_${randomToken(6)}`;
   private readonly logger = new Logger('dispatcher');
   private running = false;
-  private readonly queued = new Set<string>();
+  private readonly queued = new Map<string, Hinted>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private pollTimer: NodeJS.Timeout | null = null;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
+  private readonly leases: DispatchLeaseKeeper;
 
   constructor(
     private readonly aggregates: AggregateStore,
@@ -62,16 +76,36 @@ export class MessageDispatcher {
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly submissions: RecentSubmissions,
     private readonly metrics: MessageMetrics,
-  ) {}
-
-  start(): void {
-    if (this.running) return;
-    this.running = true;
-    this.schedulePoll(0);
+  ) {
+    this.leases = new DispatchLeaseKeeper(
+      aggregates,
+      clock,
+      {
+        holder: this.dispatcherId,
+        partitionCount: options.dispatchPartitions,
+        leaseMs: options.dispatchLeaseMs,
+        renewMs: options.dispatchLeaseRenewMs,
+        // A submission must end well before the lease could pass to another process.
+        marginMs: Math.min(options.dispatchLeaseMs / 3, 5_000),
+      },
+      {
+        acquired: (partitions) => void this.pollPartitions(partitions),
+        busy: () => new Set([...this.inFlight.keys()].map((id) => this.partitionOf(id))),
+        logger: this.logger,
+      },
+    );
   }
 
-  /** Stops taking work and waits for submissions in flight, so a clean shutdown leaves no claim behind. */
+  async start(): Promise<void> {
+    if (this.running) return;
+    this.running = true;
+    await this.leases.start();
+    this.schedulePoll(this.options.dispatchPollMs);
+  }
+
+  /** Stops taking work, waits for submissions in flight, then gives the partitions back. */
   async stop(): Promise<void> {
+    if (!this.running) return;
     this.running = false;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
@@ -79,21 +113,36 @@ export class MessageDispatcher {
     this.retryTimers.clear();
     this.queued.clear();
     await Promise.allSettled([...this.inFlight.values()]);
+    await this.leases.stop();
   }
 
   /** What is left to dispatch: the durable list (every process's) and what this one holds in memory. */
   async backlog(): Promise<DispatchBacklog> {
-    return {
-      pending: await this.reads.count(DISPATCH_QUEUE, DISPATCH_PARTITION),
-      waiting: this.queued.size,
-      submitting: this.inFlight.size,
-    };
+    let pending = 0;
+    for (let partition = 0; partition < this.options.dispatchPartitions; partition++) {
+      pending += await this.reads.count(DISPATCH_QUEUE, pendingPartition(partition));
+    }
+    return { pending, waiting: this.queued.size, submitting: this.inFlight.size };
   }
 
-  /** A message may be ready: try it now (or at `at`). */
-  hint(messageId: string, at?: string): void {
-    if (!this.running) return;
-    const delay = at ? Date.parse(at) - this.clock.now().getTime() : 0;
+  /** The dispatch partitions this process holds now. */
+  heldPartitions(): number[] {
+    return this.leases.partitions().sort((a, b) => a - b);
+  }
+
+  partitionOf(messageId: string): number {
+    return partitionOf(messageId, this.options.dispatchPartitions);
+  }
+
+  /**
+   * A message of this process's partitions may be ready: try it now (or at `at`). `queuedAt` is
+   * when its MessageQueued was recorded, when the caller saw that event itself: if this process
+   * held the partition by then, the state the caller remembered is current.
+   */
+  hint(messageId: string, options: { at?: string; queuedAt?: Date } = {}): void {
+    const partition = this.partitionOf(messageId);
+    if (!this.running || !this.leases.holds(partition)) return; // its holder's dispatcher has it
+    const delay = options.at ? Date.parse(options.at) - this.clock.now().getTime() : 0;
     if (delay > 0) {
       const timer = setTimeout(() => {
         this.retryTimers.delete(timer);
@@ -103,16 +152,20 @@ export class MessageDispatcher {
       this.retryTimers.add(timer);
       return;
     }
-    this.queued.add(messageId);
+    const since = this.leases.heldSince(partition);
+    const trusted = options.queuedAt !== undefined && since !== undefined && options.queuedAt.getTime() >= since;
+    // Hinted again (a poll and the projection): trusted only if every hint was.
+    const earlier = this.queued.get(messageId);
+    this.queued.set(messageId, { trusted: trusted && (earlier?.trusted ?? true) });
     this.pump();
   }
 
   private pump(): void {
-    for (const messageId of this.queued) {
+    for (const [messageId, hinted] of this.queued) {
       if (!this.running || this.inFlight.size >= this.options.dispatchConcurrency) return;
       this.queued.delete(messageId);
       if (this.inFlight.has(messageId)) continue;
-      const run = this.dispatch(messageId)
+      const run = this.dispatch(messageId, hinted)
         .catch((error) => this.logger.error(`dispatching ${messageId} failed`, (error as Error)?.stack))
         .finally(() => {
           this.inFlight.delete(messageId);
@@ -126,72 +179,49 @@ export class MessageDispatcher {
     if (!this.running) return;
     this.pollTimer = setTimeout(() => {
       this.pollTimer = null;
-      void this.poll().finally(() => this.schedulePoll(this.options.dispatchPollMs));
+      void this.pollPartitions(this.leases.partitions()).finally(() =>
+        this.schedulePoll(this.options.dispatchPollMs),
+      );
     }, delayMs);
     this.pollTimer.unref?.();
   }
 
-  /** Hints every pending message whose time has come. */
-  async poll(): Promise<void> {
+  /** Hints every pending message of these partitions whose time has come (states read first). */
+  async pollPartitions(partitions: readonly number[]): Promise<void> {
     try {
       const now = this.clock.now().toISOString();
-      const pending = await this.reads.list<PendingDispatch>(DISPATCH_QUEUE, {
-        partition: DISPATCH_PARTITION,
-        order: 'asc',
-        limit: 500,
-      });
-      for (const p of pending) {
-        if (p.availableAt > now) break;
-        this.hint(p.messageId);
+      for (const partition of partitions) {
+        const pending = await this.reads.list<PendingDispatch>(DISPATCH_QUEUE, {
+          partition: pendingPartition(partition),
+          order: 'asc',
+          limit: 500,
+        });
+        for (const p of pending) {
+          if (p.availableAt > now) break;
+          this.hint(p.messageId);
+        }
       }
     } catch (error) {
       this.logger.error('polling the dispatch queue failed', (error as Error)?.stack);
     }
   }
 
-  /** Claim, submit, record. Returns quietly when another dispatcher has it or it is no longer QUEUED. */
-  async dispatch(messageId: string): Promise<void> {
+  /** Submit and record. Returns quietly when the message is no longer QUEUED or not yet due. */
+  async dispatch(messageId: string, hinted: Hinted = { trusted: false }): Promise<void> {
+    if (!this.leases.holds(this.partitionOf(messageId))) return;
     const stream = messageStream(messageId);
-    let claimed;
-    try {
-      claimed = await this.aggregates.handle(
-        stream,
-        messageDecider,
-        (state) =>
-          claim(state, {
-            dispatcherId: this.dispatcherId,
-            now: this.clock.now(),
-            leaseMs: this.options.claimLeaseMs,
-          }),
-        { attempts: 3 },
-      );
-    } catch (error) {
-      if (error instanceof ConcurrencyError) return; // others are busy on it; the pending list brings it back
-      throw error;
+    const { state } = await this.aggregates.state(stream, messageDecider, { trustRemembered: hinted.trusted });
+    const ready = readyToSubmit(state, { dispatcherId: this.dispatcherId, now: this.clock.now() });
+    if (!ready.ok) {
+      // Not now: SENT or ended already, past its validity (the expiry sweep ends it), or deferred.
+      const retryAt = ready.error.code === 'submit_deferred' && 'retryAt' in state ? state.retryAt : null;
+      if (retryAt) this.hint(messageId, { at: retryAt });
+      return;
     }
-    if (!claimed.ok) return;
-    const message = claimed.value.state as Message;
-    const carrier = this.carriers.carrierFor(message.carrier, message.environment);
-    let result: SubmitResult;
-    if (!carrier) {
-      result = {
-        outcome: 'retry',
-        afterMs: 30_000,
-        reason: `no ${message.environment} connection to ${message.carrier}`,
-      };
-    } else {
-      try {
-        result = await carrier.submit(outboundOf(message));
-      } catch (error) {
-        result = {
-          outcome: 'retry',
-          afterMs: 5000,
-          reason: `submit failed: ${(error as Error)?.message ?? 'unknown'}`,
-        };
-      }
-    }
-    const recording = this.aggregates.handle(stream, messageDecider, (state) =>
-      recordSubmitResult(state, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),
+    const message = ready.value;
+    const result = await this.submit(message);
+    const recording = this.aggregates.handle(stream, messageDecider, (s) =>
+      recordSubmitResult(s, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),
     );
     if (result.outcome === 'accepted') {
       const recordedOk = recording.then((r) => r.ok);
@@ -201,16 +231,28 @@ export class MessageDispatcher {
     this.metrics.finished(finishedBy(recorded)); // a carrier's rejection: QUEUED → FAILED
     if (!recorded.ok) this.logger.warn(`submit result for ${messageId} not recorded: ${recorded.error.code}`);
   }
+
+  private async submit(message: Message): Promise<SubmitResult> {
+    const carrier = this.carriers.carrierFor(message.carrier, message.environment);
+    if (!carrier) {
+      return { outcome: 'retry', afterMs: 30_000, reason: `no ${message.environment} connection to ${message.carrier}` };
+    }
+    try {
+      return await carrier.submit(outboundOf(message));
+    } catch (error) {
+      return { outcome: 'retry', afterMs: 5000, reason: `submit failed: ${(error as Error)?.message ?? 'unknown'}` };
+    }
+  }
 }
 
 /**
- * The dispatcher's process manager: keeps the durable pending list from the message events and
- * wakes the worker as soon as a message is queued (or a deferral ends).
+ * The dispatcher's process manager: keeps the durable pending list, per dispatch partition, from
+ * the message events, and hands each new message to the dispatcher at once with its state.
  */
-export function dispatchProjection(dispatcher: MessageDispatcher): Projection {
+export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: AggregateStore): Projection {
   const put = (view: ProjectionView, messageId: string, availableAt: string) =>
     view.put(DISPATCH_QUEUE, messageId, { messageId, availableAt } satisfies PendingDispatch, {
-      partition: DISPATCH_PARTITION,
+      partition: pendingPartition(dispatcher.partitionOf(messageId)),
       sort: `${availableAt}|${messageId}`,
     });
   return {
@@ -221,7 +263,6 @@ export function dispatchProjection(dispatcher: MessageDispatcher): Projection {
       streamPrefixes: ['message-'],
       eventTypes: [
         'MessageQueued',
-        'MessageClaimed',
         'MessageSubmitDeferred',
         'MessageSent',
         'MessageDelivered',
@@ -235,14 +276,15 @@ export function dispatchProjection(dispatcher: MessageDispatcher): Projection {
       switch (event.type) {
         case 'MessageQueued':
           put(view, messageId, event.data.createdAt);
-          dispatcher.hint(messageId);
-          return;
-        case 'MessageClaimed':
-          if (await view.get(DISPATCH_QUEUE, messageId)) put(view, messageId, event.data.leaseUntil);
+          aggregates.remember(recorded.streamId, messageDecider, {
+            state: messageDecider.evolve(messageDecider.initialState(), event),
+            revision: recorded.revision,
+          });
+          dispatcher.hint(messageId, { queuedAt: recorded.recordedAt });
           return;
         case 'MessageSubmitDeferred':
           if (await view.get(DISPATCH_QUEUE, messageId)) put(view, messageId, event.data.retryAt);
-          dispatcher.hint(messageId, event.data.retryAt);
+          dispatcher.hint(messageId, { at: event.data.retryAt });
           return;
         default:
           view.delete(DISPATCH_QUEUE, messageId);

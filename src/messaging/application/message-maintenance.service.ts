@@ -30,6 +30,7 @@ export class ExpirySweeper {
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly aggregates: AggregateStore,
     @Inject(CLOCK) private readonly clock: Clock,
+    @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly metrics: MessageMetrics,
   ) {}
 
@@ -43,7 +44,8 @@ export class ExpirySweeper {
     for (const doc of due) {
       if (Date.parse(doc.validUntil) > now.getTime()) break;
       const result = await this.aggregates.handle(messageStream(doc.messageId), messageDecider, (state) =>
-        expire(state, now),
+        // A QUEUED message may be in a submission that started just before its validity ended.
+        expire(state, now, this.options.dispatchLeaseMs),
       );
       this.metrics.finished(finishedBy(result));
       if (result.ok && result.value.events.length > 0) expired++;

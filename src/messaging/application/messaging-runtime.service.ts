@@ -42,7 +42,7 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
         this.logger.error(`carrier ${carrier.name} did not start`, (error as Error)?.stack);
       }
     }
-    this.dispatcher.start();
+    await this.dispatcher.start();
     this.every('expiry', this.options.expirySweepMs, () => this.expiry.runOnce());
     this.every('orphans', this.options.orphanSweepMs, () => this.reaper.runOnce());
     // First pass after the message read model caught up: receipts lost to a restart are re-scheduled.

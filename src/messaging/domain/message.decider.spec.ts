@@ -15,7 +15,7 @@ import {
   VALID_MS,
 } from './message.test-support';
 import {
-  claim,
+  readyToSubmit,
   expire,
   finishedBy,
   isTerminal,
@@ -78,50 +78,40 @@ describe('message decider', () => {
     });
   });
 
-  describe('claim', () => {
-    const cmd = (dispatcherId = 'd1', nowMs = 0) => ({ dispatcherId, now: at(nowMs), leaseMs: 30_000 });
+  describe('readyToSubmit', () => {
+    const cmd = (dispatcherId = 'd1', nowMs = 0) => ({ dispatcherId, now: at(nowMs) });
 
-    it('gives a queued message to a dispatcher for a lease', () => {
-      expect(claim(given(queued), cmd())).toEqual(ok([claimed('d1', 30_000)]));
+    it('lets a dispatcher submit a queued message, recording nothing', () => {
+      expect(readyToSubmit(given(queued), cmd())).toEqual(ok(given(queued)));
     });
 
-    it('refuses another dispatcher while the lease runs', () => {
-      expect(claim(given(queued, claimed('d1', 30_000)), cmd('d2', 29_999))).toEqual(
+    it('respects a per-message claim recorded before dispatch leases, while it runs', () => {
+      expect(readyToSubmit(given(queued, claimed('d1', 30_000)), cmd('d2', 29_999))).toEqual(
         refused('message_claimed'),
       );
-    });
-
-    it('lets another dispatcher take over once the lease ended', () => {
-      expect(claim(given(queued, claimed('d1', 30_000)), cmd('d2', 30_000))).toEqual(
-        ok([claimed('d2', 60_000)]),
-      );
-    });
-
-    it('lets the holder extend its lease', () => {
-      expect(claim(given(queued, claimed('d1', 30_000)), cmd('d1', 10_000))).toEqual(
-        ok([claimed('d1', 40_000)]),
-      );
+      expect(readyToSubmit(given(queued, claimed('d1', 30_000)), cmd('d2', 30_000)).ok).toBe(true);
+      expect(readyToSubmit(given(queued, claimed('d1', 30_000)), cmd('d1', 10_000)).ok).toBe(true);
     });
 
     it('refuses before a deferral is over, and allows it after', () => {
-      const state = given(queued, claimed(), deferred(5_000));
-      expect(claim(state, cmd('d2', 4_999))).toEqual(refused('submit_deferred'));
-      expect(claim(state, cmd('d2', 5_000))).toEqual(ok([claimed('d2', 35_000)]));
+      const state = given(queued, deferred(5_000));
+      expect(readyToSubmit(state, cmd('d2', 4_999))).toEqual(refused('submit_deferred'));
+      expect(readyToSubmit(state, cmd('d2', 5_000)).ok).toBe(true);
     });
 
     it('refuses a message past its validity', () => {
-      expect(claim(given(queued), cmd('d1', VALID_MS))).toEqual(refused('message_validity_ended'));
+      expect(readyToSubmit(given(queued), cmd('d1', VALID_MS))).toEqual(refused('message_validity_ended'));
     });
 
     it('refuses a message already SENT or terminal', () => {
-      expect(claim(given(queued, claimed(), sent()), cmd())).toEqual(refused('message_not_queued'));
-      expect(claim(given(queued, sent(), reported('c1'), reported('c2'), delivered), cmd())).toEqual(
+      expect(readyToSubmit(given(queued, sent()), cmd())).toEqual(refused('message_not_queued'));
+      expect(readyToSubmit(given(queued, sent(), reported('c1'), reported('c2'), delivered), cmd())).toEqual(
         refused('message_not_queued'),
       );
     });
 
     it('refuses a message that does not exist', () => {
-      expect(claim(given(), cmd())).toEqual(refused('resource_missing'));
+      expect(readyToSubmit(given(), cmd())).toEqual(refused('resource_missing'));
     });
   });
 
@@ -166,6 +156,13 @@ describe('message decider', () => {
       });
     });
 
+    it('takes a rejection or deferral from any dispatcher of a message never claimed (the lease decides who submits)', () => {
+      const retry = { outcome: 'retry', afterMs: 2_000, reason: 'throttled' } as const;
+      expect(
+        recordSubmitResult(given(queued), { dispatcherId: 'd2', result: retry, now: at(3_000) }),
+      ).toEqual(ok([deferred(5_000)]));
+    });
+
     it('refuses a rejection or deferral from a dispatcher not holding the claim', () => {
       const retry = { outcome: 'retry', afterMs: 2_000, reason: 'throttled' } as const;
       const rejected = { outcome: 'rejected', errorCode: 'x', errorMessage: 'y' } as const;
@@ -173,9 +170,6 @@ describe('message decider', () => {
         refused('claim_lost'),
       );
       expect(recordSubmitResult(holding(), { dispatcherId: 'd2', result: rejected, now: at(0) })).toEqual(
-        refused('claim_lost'),
-      );
-      expect(recordSubmitResult(given(queued), { dispatcherId: 'd1', result: retry, now: at(0) })).toEqual(
         refused('claim_lost'),
       );
     });
@@ -353,7 +347,19 @@ describe('message decider', () => {
       );
     });
 
-    it('waits while a live lease may have a submission in flight', () => {
+    it('gives a QUEUED message a grace for a submission started just before its validity ended', () => {
+      expect(expire(given(queued), at(VALID_MS + 14_999), 15_000)).toEqual(ok([]));
+      expect(expire(given(queued), at(VALID_MS + 15_000), 15_000)).toEqual(
+        ok([expired('Not sent within the validity period', VALID_MS + 15_000)]),
+      );
+      // A SENT message waits for nothing but its validity.
+      expect(expire(given(queued, sent()), at(VALID_MS), 15_000).ok).toBe(true);
+      expect(expire(given(queued, sent()), at(VALID_MS), 15_000)).toEqual(
+        ok([expired('No delivery report within the validity period')]),
+      );
+    });
+
+    it('waits while a per-message claim (recorded before dispatch leases) may have a submission in flight', () => {
       const state = given(queued, claimed('d1', VALID_MS + MINUTE));
       expect(expire(state, at(VALID_MS))).toEqual(ok([]));
       expect(expire(state, at(VALID_MS + MINUTE))).toEqual(

@@ -136,14 +136,15 @@ export function reject(state: MessageState, cmd: { reason: string; now: Date }):
 }
 
 /**
- * A dispatcher takes the message before submitting it, so two processes never submit it twice.
- * Refused unless QUEUED, within its validity, past any deferral, and not held by another
- * dispatcher whose lease is still running. The holder may claim again to extend its lease.
+ * Whether a dispatcher may submit the message now: QUEUED, within its validity, past any
+ * deferral, and not claimed by another dispatcher whose claim still runs (claims were recorded
+ * per message before dispatch leases; see dispatch-leases.decider). Nothing is recorded: the
+ * lease on the message's partition is what keeps two processes from submitting it.
  */
-export function claim(
+export function readyToSubmit(
   state: MessageState,
-  cmd: { dispatcherId: string; now: Date; leaseMs: number },
-): Decision {
+  cmd: { dispatcherId: string; now: Date },
+): Result<Message, DomainError> {
   if (!isMessage(state)) return err(notFound('message'));
   if (state.status !== 'QUEUED')
     return err(conflict('message_not_queued', `The message is already ${state.status}`));
@@ -157,19 +158,15 @@ export function claim(
   if (held && held.dispatcherId !== cmd.dispatcherId && now < Date.parse(held.leaseUntil)) {
     return err(conflict('message_claimed', `Claimed by ${held.dispatcherId} until ${held.leaseUntil}`));
   }
-  return ok([
-    {
-      type: 'MessageClaimed',
-      data: { dispatcherId: cmd.dispatcherId, leaseUntil: plus(cmd.now, cmd.leaseMs) },
-    },
-  ]);
+  return ok(state);
 }
 
 /**
  * What the carrier said to a submission. An acceptance is recorded whoever submitted (the SMS
- * left; that is a fact). A rejection or a deferral counts only from the dispatcher holding the
- * claim, else a stale dispatcher could release a claim another is submitting under.
- * Once SENT or terminal, nothing more is recorded.
+ * left; that is a fact). A rejection or a deferral of a message claimed per message (before
+ * dispatch leases) counts only from the dispatcher holding that claim, else a stale dispatcher
+ * could release a claim another is submitting under. Once SENT or terminal, nothing more is
+ * recorded.
  */
 export function recordSubmitResult(
   state: MessageState,
@@ -186,7 +183,7 @@ export function recordSubmitResult(
       },
     ]);
   }
-  if (state.claim?.dispatcherId !== cmd.dispatcherId) {
+  if (state.claim && state.claim.dispatcherId !== cmd.dispatcherId) {
     return err(conflict('claim_lost', `${cmd.dispatcherId} does not hold the claim on this message`));
   }
   if (result.outcome === 'rejected') {
@@ -257,13 +254,15 @@ export function recordReceipt(state: MessageState, receipt: ReceiptInput): Decis
 }
 
 /**
- * Ends a message with no final outcome once its validity is over. Waits (records nothing) while a
- * dispatcher's live lease may have a submission in flight; a terminal message is left alone.
+ * Ends a message with no final outcome once its validity is over. A QUEUED one waits `inFlightMs`
+ * longer (records nothing): a dispatcher may have started its submission just before the end,
+ * and a submission never outlasts the dispatcher's lease. A terminal message is left alone.
  */
-export function expire(state: MessageState, now: Date): Decision {
+export function expire(state: MessageState, now: Date, inFlightMs = 0): Decision {
   if (!isMessage(state) || isTerminal(state.status)) return ok([]);
   const t = now.getTime();
   if (t < Date.parse(state.validUntil)) return ok([]);
+  if (state.status === 'QUEUED' && t < Date.parse(state.validUntil) + inFlightMs) return ok([]);
   if (state.status === 'QUEUED' && state.claim && t < Date.parse(state.claim.leaseUntil)) return ok([]);
   const errorMessage =
     state.status === 'QUEUED'

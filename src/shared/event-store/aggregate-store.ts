@@ -143,6 +143,35 @@ export class AggregateStore {
     }
   }
 
+  /**
+   * The stream's state for a decision the caller makes itself: the remembered state when it may
+   * be trusted as current (the caller knows nobody else could have written since), else the
+   * remembered state brought up to date with the stream's newer events (or the stream folded).
+   */
+  async state<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Event>,
+    options: { trustRemembered: boolean; snapshots?: SnapshotCodec<State> },
+  ): Promise<Loaded<State>> {
+    const remembered = options.trustRemembered ? this.recent.get<State>(streamId, decider) : null;
+    return remembered ?? this.loadLatest(streamId, decider, options.snapshots);
+  }
+
+  /**
+   * Remembers a state the caller folded itself from recorded events (say, a process manager that
+   * saw a stream's first event go by), so a later `handle` decides on it without reading. Safe
+   * for the same reason as every remembered state: an append at its revision fails if the
+   * stream has moved on, and an answer that records nothing is checked against the stream.
+   */
+  remember<State, Event extends DomainEvent>(
+    streamId: string,
+    decider: Decider<State, Event>,
+    loaded: Loaded<State>,
+  ): void {
+    const known = this.recent.get<State>(streamId, decider);
+    if (!known || known.revision < loaded.revision) this.recent.set(streamId, decider, loaded);
+  }
+
   /** The stream folded from the remembered state (or from scratch), remembered in turn. */
   private async loadLatest<State, Event extends DomainEvent>(
     streamId: string,
