@@ -37,6 +37,7 @@ export class DeliveryReceipts implements ReceiptSink {
   async receipt(receipt: CarrierReceipt): Promise<void> {
     let messageId =
       (await this.submissions.messageFor(receipt.carrier, receipt.carrierMessageIdCandidates)) ??
+      receipt.messageId ??
       (await this.lookup(receipt));
     const deadline = Date.now() + this.options.receiptMatchGraceMs;
     for (let pause = 25; !messageId; pause = Math.min(pause * 2, 500)) {

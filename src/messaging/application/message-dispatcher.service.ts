@@ -8,7 +8,13 @@ import { type DispatchBacklog, MessageMetrics } from '../../shared/metrics/messa
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { partitionOf } from '../domain/dispatch-leases.decider';
-import { finishedBy, Message, messageDecider, readyToSubmit, recordSubmitResult } from '../domain/message.decider';
+import {
+  finishedBy,
+  Message,
+  messageDecider,
+  readyToSubmit,
+  recordSubmitResult,
+} from '../domain/message.decider';
 import { MessageEvent, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes, OutboundMessage, SubmitResult } from '../ports/carrier.port';
@@ -153,7 +159,8 @@ export class MessageDispatcher {
       return;
     }
     const since = this.leases.heldSince(partition);
-    const trusted = options.queuedAt !== undefined && since !== undefined && options.queuedAt.getTime() >= since;
+    const trusted =
+      options.queuedAt !== undefined && since !== undefined && options.queuedAt.getTime() >= since;
     // Hinted again (a poll and the projection): trusted only if every hint was.
     const earlier = this.queued.get(messageId);
     this.queued.set(messageId, { trusted: trusted && (earlier?.trusted ?? true) });
@@ -210,7 +217,9 @@ export class MessageDispatcher {
   async dispatch(messageId: string, hinted: Hinted = { trusted: false }): Promise<void> {
     if (!this.leases.holds(this.partitionOf(messageId))) return;
     const stream = messageStream(messageId);
-    const { state } = await this.aggregates.state(stream, messageDecider, { trustRemembered: hinted.trusted });
+    const { state } = await this.aggregates.state(stream, messageDecider, {
+      trustRemembered: hinted.trusted,
+    });
     const ready = readyToSubmit(state, { dispatcherId: this.dispatcherId, now: this.clock.now() });
     if (!ready.ok) {
       // Not now: SENT or ended already, past its validity (the expiry sweep ends it), or deferred.
@@ -235,12 +244,20 @@ export class MessageDispatcher {
   private async submit(message: Message): Promise<SubmitResult> {
     const carrier = this.carriers.carrierFor(message.carrier, message.environment);
     if (!carrier) {
-      return { outcome: 'retry', afterMs: 30_000, reason: `no ${message.environment} connection to ${message.carrier}` };
+      return {
+        outcome: 'retry',
+        afterMs: 30_000,
+        reason: `no ${message.environment} connection to ${message.carrier}`,
+      };
     }
     try {
       return await carrier.submit(outboundOf(message));
     } catch (error) {
-      return { outcome: 'retry', afterMs: 5000, reason: `submit failed: ${(error as Error)?.message ?? 'unknown'}` };
+      return {
+        outcome: 'retry',
+        afterMs: 5000,
+        reason: `submit failed: ${(error as Error)?.message ?? 'unknown'}`,
+      };
     }
   }
 }

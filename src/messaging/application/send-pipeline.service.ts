@@ -134,7 +134,8 @@ export class SendPipeline {
     };
     try {
       // The reservation and the message are one write: recorded together, or neither.
-      const recorded = ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
+      const recorded =
+        ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
       if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
     } catch (error) {
       if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;

@@ -46,6 +46,11 @@ export interface CarrierReceipt {
   readonly errorCode: string | null;
   readonly errorMessage: string | null;
   readonly reportedAt: Date;
+  /**
+   * The message the receipt is for, when the carrier knows it (the TEST simulator derives its ids
+   * from the message's): then no carrier-id look-up is needed.
+   */
+  readonly messageId?: string;
 }
 
 /** The one inbound path for delivery outcomes. Resolves once the receipt is recorded (or dropped as unknown). */

@@ -7,14 +7,17 @@ import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
 
 /** Messages by id, also listed per wallet (partition = walletId, newest first by `sort`). */
 export const MESSAGES = 'messages';
-/** Carrier message id (`${carrier}:${id}`) → message id: how receipts find their message. */
+/**
+ * LIVE carrier message id (`${carrier}:${id}`) → message id: how a receipt from another process's
+ * submission, or one after a restart, finds its message. (TEST receipts name their message.)
+ */
 export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
-/** Messages without a final outcome, partition 'open', sorted by validUntil: the expiry sweep's work list. */
+/**
+ * Messages without a final outcome, partition 'open', sorted by validUntil: the expiry sweep's
+ * work list, and where the TEST simulator's lost receipts are found after a restart.
+ */
 export const OPEN_MESSAGES = 'message-open';
 export const OPEN_PARTITION = 'open';
-/** SENT TEST messages without a final outcome, partition 'sent': what the simulator resumes after a restart. */
-export const TEST_SENT_MESSAGES = 'message-test-sent';
-export const TEST_SENT_PARTITION = 'sent';
 /** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
 export const SANDBOX_PARTITION = 'sandbox';
 
@@ -158,7 +161,7 @@ const listing = (doc: MessageDoc) => ({
  */
 export const messagesProjection: Projection = {
   name: MESSAGES_PROJECTION,
-  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, TEST_SENT_MESSAGES],
+  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES],
   filter: { streamPrefixes: ['message-'], eventTypes: MESSAGE_EVENT_TYPES },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     const event = recorded as unknown as RecordedEvent & MessageEvent;
@@ -173,10 +176,8 @@ export const messagesProjection: Projection = {
         OPEN_MESSAGES,
         messageId,
         { messageId, validUntil: doc.validUntil },
-        {
-          partition: OPEN_PARTITION,
-          sort: `${doc.validUntil}|${messageId}`,
-        },
+        { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
+        { fresh: true },
       );
       return;
     }
@@ -191,19 +192,10 @@ export const messagesProjection: Projection = {
           carrierMessageIds: event.data.carrierMessageIds,
           updatedAt: later(current.updatedAt, event.data.sentAt),
         };
-        for (const id of event.data.carrierMessageIds) {
-          view.put(MESSAGE_CARRIER_REFS, `${current.carrier}:${id}`, { messageId });
-        }
-        if (current.environment === 'TEST') {
-          view.put(
-            TEST_SENT_MESSAGES,
-            messageId,
-            { messageId, sentAt: event.data.sentAt },
-            {
-              partition: TEST_SENT_PARTITION,
-              sort: `${event.data.sentAt}|${messageId}`,
-            },
-          );
+        if (current.environment === 'LIVE') {
+          for (const id of event.data.carrierMessageIds) {
+            view.put(MESSAGE_CARRIER_REFS, `${current.carrier}:${id}`, { messageId });
+          }
         }
         break;
       case 'MessageDelivered':
@@ -218,10 +210,7 @@ export const messagesProjection: Projection = {
       default:
         break; // claims, deferrals and per-part reports do not change what the API shows
     }
-    if (isFinal(next.status)) {
-      view.delete(OPEN_MESSAGES, messageId);
-      view.delete(TEST_SENT_MESSAGES, messageId);
-    }
+    if (isFinal(next.status)) view.delete(OPEN_MESSAGES, messageId);
     view.put(MESSAGES, messageId, next, listing(next));
   },
 };

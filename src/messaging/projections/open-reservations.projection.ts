@@ -38,10 +38,15 @@ export const unqueuedReservationsProjection: Projection = {
         walletId: recorded.streamId.slice('wallet-'.length),
         reservedAt: data.reservedAt,
       };
-      view.put(UNQUEUED_RESERVATIONS, data.messageId, doc, {
-        partition: UNQUEUED_PARTITION,
-        sort: `${data.reservedAt}|${data.messageId}`,
-      });
+      // Fresh: a send reserves and queues in one append where the store can, so the delete for
+      // its MessageQueued usually comes in the same batch and nothing is written at all.
+      view.put(
+        UNQUEUED_RESERVATIONS,
+        data.messageId,
+        doc,
+        { partition: UNQUEUED_PARTITION, sort: `${data.reservedAt}|${data.messageId}` },
+        { fresh: true },
+      );
       return;
     }
     if (type === 'MessageRejected') return; // the reaper releases it next; keep it listed until then

@@ -4,6 +4,8 @@ import type { ProjectionView } from './projection';
 /** Buffers a batch's writes; reads see the batch's own writes before the store's documents. */
 export class BatchView implements ProjectionView {
   private readonly pending = new Map<string, DocumentWrite>();
+  /** Keys first written by this batch (see ProjectionView.put's `fresh`). */
+  private readonly fresh = new Set<string>();
   private readonly effects: (() => Promise<unknown>)[] = [];
 
   constructor(private readonly store: ReadStore) {}
@@ -14,12 +16,22 @@ export class BatchView implements ProjectionView {
     return this.store.get<T>(collection, id);
   }
 
-  put(collection: string, id: string, doc: unknown, index?: DocumentIndex): void {
-    this.pending.set(key(collection, id), { op: 'put', collection, id, doc, index });
+  put(
+    collection: string,
+    id: string,
+    doc: unknown,
+    index?: DocumentIndex,
+    options?: { fresh?: boolean },
+  ): void {
+    const k = key(collection, id);
+    if (options?.fresh && !this.pending.has(k)) this.fresh.add(k);
+    this.pending.set(k, { op: 'put', collection, id, doc, index });
   }
 
   delete(collection: string, id: string): void {
-    this.pending.set(key(collection, id), { op: 'delete', collection, id });
+    const k = key(collection, id);
+    if (this.fresh.delete(k)) this.pending.delete(k);
+    else this.pending.set(k, { op: 'delete', collection, id });
   }
 
   afterBatch(effect: () => Promise<unknown>): void {

@@ -183,6 +183,7 @@ export class ProjectionRunner {
     if (this.stopped || this.running.get(projection.name) !== running) return;
     if (checkpoint !== null) this.advance(running, checkpoint);
     running.committed = checkpoint;
+    projection.onResume?.();
     running.subscription = this.events.subscribe({
       after: checkpoint,
       filter: projection.filter,

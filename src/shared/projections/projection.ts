@@ -4,7 +4,17 @@ import type { DocumentIndex } from '../read-store/read-store.port';
 /** What a projection sees of the read store while it applies a batch of events. */
 export interface ProjectionView {
   get<T>(collection: string, id: string): Promise<T | null>;
-  put(collection: string, id: string, doc: unknown, index?: DocumentIndex): void;
+  /**
+   * `fresh`: no stored document can have this id yet (the event creating it is being applied),
+   * so a delete of it later in the same batch cancels the put and nothing is written at all.
+   */
+  put(
+    collection: string,
+    id: string,
+    doc: unknown,
+    index?: DocumentIndex,
+    options?: { fresh?: boolean },
+  ): void;
   delete(collection: string, id: string): void;
   /**
    * A side effect of this batch (an append, a wallet command), run together with the batch's
@@ -32,6 +42,12 @@ export interface Projection {
    */
   readonly kind?: 'read-model' | 'process-manager';
   apply(event: RecordedEvent, view: ProjectionView): Promise<void> | void;
+  /**
+   * Called each time the projection (re)starts from its stored checkpoint: whatever it keeps in
+   * memory about documents it wrote may be stale then (another process running it on the same
+   * read store may have committed batches this one never applied), so such caches are dropped.
+   */
+  onResume?(): void;
 }
 
 export const PROJECTIONS = Symbol('PROJECTIONS');

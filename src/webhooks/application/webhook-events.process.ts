@@ -7,7 +7,7 @@ import {
 } from '../../billing/projections/checkouts.projection';
 import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
-import { MESSAGE_EVENT_TYPES, MessageEvent } from '../../messaging/domain/message.events';
+import type { MessageEvent } from '../../messaging/domain/message.events';
 import {
   MESSAGES,
   MessageDoc,
@@ -57,39 +57,62 @@ export function webhookEventId(source: RecordedEvent): string {
 
 /**
  * Turns message state changes and paid checkouts into the wallet's webhook events, recorded in
- * `webhook-events-<walletId>` with the endpoints subscribed at that point of the log. Recording
- * is idempotent: each recorded event keeps its source position, and a source at or below the
- * stream's last one was recorded already (this process handles the log in order).
+ * `webhook-events-<walletId>` with the endpoints subscribed at that point of the log, for the
+ * wallets that have endpoints (GET /v1/events answers from what was recorded: a wallet's events
+ * since it has had an endpoint). Recording is idempotent: each recorded event keeps its source
+ * position, and a source at or below the stream's last one was recorded already (this process
+ * handles the log in order).
  */
 export function webhookEventsProcess(events: EventStore, publicUrl: string): Projection {
   const checkouts = checkoutsProjection(publicUrl);
   const histories = new SourceHistories(events, 5_000);
   const log = new WebhookEventLog(events, 10_000);
+  const wallets = new MessageWallets(events, 100_000);
+  /** Whether a wallet has enabled endpoints, as this process last applied it (PM_WALLETS). */
+  const withEndpoints = new RecentlyUsed<string, boolean>(100_000);
+  const hasEndpoints = async (walletId: string, view: ProjectionView) => {
+    const known = withEndpoints.get(walletId);
+    if (known !== undefined) return known;
+    const has = ((await view.get<PmWallet>(PM_WALLETS, walletId))?.endpoints.length ?? 0) > 0;
+    withEndpoints.set(walletId, has);
+    return has;
+  };
   return {
     name: WEBHOOK_EVENTS_PROCESS,
     kind: 'process-manager',
     collections: [PM_WALLETS, PM_ENDPOINTS],
     filter: {
       streamPrefixes: ['message-', CHECKOUT_STREAM_PREFIX, WEBHOOK_ENDPOINT_STREAM_PREFIX],
-      // Every message event, not only those that become webhook events: the process keeps each
-      // message's history as it goes by instead of reading the stream back for each one.
       eventTypes: [
-        ...MESSAGE_EVENT_TYPES,
+        'MessageQueued',
+        ...Object.keys(MESSAGE_TYPES),
         'CheckoutSucceeded',
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
         'WebhookEndpointDisabled',
       ],
     },
+    onResume() {
+      withEndpoints.clear(); // another process may have applied endpoint changes meanwhile
+    },
     async apply(recorded: RecordedEvent, view: ProjectionView) {
-      if (recorded.streamId.startsWith(WEBHOOK_ENDPOINT_STREAM_PREFIX)) return trackEndpoint(recorded, view);
+      if (recorded.streamId.startsWith(WEBHOOK_ENDPOINT_STREAM_PREFIX)) {
+        const walletId = await trackEndpoint(recorded, view);
+        if (walletId) withEndpoints.delete(walletId);
+        return;
+      }
+      if (recorded.streamId.startsWith('message-')) {
+        // Most wallets have no endpoint: their messages cost a look-up in memory and nothing more.
+        const walletId = await wallets.of(recorded);
+        if (!walletId || !(await hasEndpoints(walletId, view))) return;
+      }
       const history = await histories.upTo(recorded);
       if (recorded.streamId.startsWith('message-') && !MESSAGE_TYPES[recorded.type]) return;
       if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
       const built = recorded.streamId.startsWith(CHECKOUT_STREAM_PREFIX)
         ? await checkoutEvent(history, recorded)
         : await messageEvent(history, recorded);
-      if (!built) return;
+      if (!built || !(await hasEndpoints(built.walletId, view))) return;
       const wallet = await view.get<PmWallet>(PM_WALLETS, built.walletId);
       const endpoints = (wallet?.endpoints ?? [])
         .filter((e) => e.events.includes(built.event.type))
@@ -162,7 +185,8 @@ function eventObject(
   };
 }
 
-async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
+/** Applies an endpoint's change to its wallet's list; answers the wallet it changed, if any. */
+async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Promise<string | null> {
   const event = recorded as unknown as RecordedEvent & WebhookEndpointEvent;
   const endpointId = recorded.streamId.slice(WEBHOOK_ENDPOINT_STREAM_PREFIX.length);
   let walletId: string;
@@ -171,7 +195,7 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
     view.put(PM_ENDPOINTS, endpointId, { walletId });
   } else {
     const known = await view.get<{ walletId: string }>(PM_ENDPOINTS, endpointId);
-    if (!known) return;
+    if (!known) return null;
     walletId = known.walletId;
   }
   const wallet = (await view.get<PmWallet>(PM_WALLETS, walletId)) ?? { endpoints: [] };
@@ -181,6 +205,36 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
       ? [...others, { id: endpointId, events: event.data.events }]
       : others;
   view.put(PM_WALLETS, walletId, { endpoints } satisfies PmWallet);
+  return walletId;
+}
+
+/**
+ * Each message's wallet, noted from its MessageQueued as it goes by; read from the stream's first
+ * event for a message this process has not seen (after a restart, or pushed out by newer ones).
+ */
+class MessageWallets {
+  private readonly known: RecentlyUsed<string, string | null>;
+
+  constructor(
+    private readonly events: EventStore,
+    capacity: number,
+  ) {
+    this.known = new RecentlyUsed(capacity);
+  }
+
+  async of(recorded: RecordedEvent): Promise<string | null> {
+    if (recorded.type === 'MessageQueued') {
+      const walletId = (recorded.data as { walletId?: string }).walletId || null;
+      this.known.set(recorded.streamId, walletId);
+      return walletId;
+    }
+    if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
+    const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
+    const walletId =
+      first?.type === 'MessageQueued' ? (first.data as { walletId?: string }).walletId || null : null;
+    this.known.set(recorded.streamId, walletId);
+    return walletId;
+  }
 }
 
 /** Each batch's webhook events by wallet, in log order, until the batch records them. */

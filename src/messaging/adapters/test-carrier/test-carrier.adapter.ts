@@ -97,6 +97,7 @@ export class TestCarrierSimulator {
           errorCode: outcome.errorCode,
           errorMessage: outcome.errorMessage,
           reportedAt: (this.options.now ?? (() => new Date()))(),
+          messageId,
         });
       }
     } catch (error) {
