@@ -8,6 +8,7 @@
  */
 require('reflect-metadata');
 process.env.RUN_PROCESS_MANAGERS = 'false';
+process.env.BACKGROUND_THREADS = 'off';
 const { join } = require('node:path');
 const { NestFactory } = require('@nestjs/core');
 const { CommandBus } = require('@nestjs/cqrs');

@@ -121,6 +121,7 @@ async function main() {
   // projections:rebuild exactly as the CLI runs it: the application context on this DATA_DIR.
   process.env.DATA_DIR = dataDir;
   process.env.RUN_PROCESS_MANAGERS = 'false';
+  process.env.BACKGROUND_THREADS = 'off';
   const { NestFactory } = require('@nestjs/core');
   const { AppModule } = require(join(dist, 'app.module'));
   const { ProjectionsService } = require(join(dist, 'shared/projections/projections.service'));

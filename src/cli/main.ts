@@ -37,6 +37,8 @@ export async function runCli(
     return 2;
   }
   process.env.RUN_PROCESS_MANAGERS = 'false';
+  // A command is a short visit: no threads beside it (its stores checkpoint as they commit).
+  process.env.BACKGROUND_THREADS = 'off';
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
   try {
     await app.init();

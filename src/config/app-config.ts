@@ -51,6 +51,11 @@ export interface AppConfig {
   readonly metricsToken: string | null;
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
   readonly runProcessManagers: boolean;
+  /**
+   * BACKGROUND_THREADS (on unless `off`): the server runs work beside its HTTP thread in threads
+   * of its own (the embedded stores' WAL checkpoints). Off for the CLI and the in-process tests.
+   */
+  readonly backgroundThreads: boolean;
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -90,6 +95,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logFormat: logFormat(env.LOG_FORMAT),
     metricsToken: env.METRICS_TOKEN || null,
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
+    backgroundThreads: env.BACKGROUND_THREADS !== 'off',
   };
 }
 

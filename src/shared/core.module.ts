@@ -8,6 +8,7 @@ import { HealthController } from './http/health.controller';
 import { PerAddressRateLimit, RateLimiter } from './http/rate-limiter';
 import { ProjectionsService } from './projections/projections.service';
 import { RebuildProjectionsHandler } from './projections/rebuild-projections.handler';
+import { WalCheckpoints } from './sqlite/wal-checkpoints.service';
 import { createReadStore } from './read-store/create-read-store';
 import { READ_STORE, ReadStore } from './read-store/read-store.port';
 
@@ -29,6 +30,7 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     RateLimiter,
     PerAddressRateLimit,
     RebuildProjectionsHandler,
+    WalCheckpoints,
   ],
   exports: [
     APP_CONFIG,

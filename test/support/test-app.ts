@@ -65,6 +65,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     ...options.env,
     DATA_DIR: dataDir,
     PORT: String(port),
+    // In-process apps run on one thread: the background threads' code is compiled JavaScript
+    // (dist/), which only a server process started from dist runs (test/support/server-process.ts).
+    BACKGROUND_THREADS: 'off',
   });
   let builder = Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(APP_CONFIG)

@@ -19,15 +19,10 @@ export interface UnqueuedReservation {
 export const unqueuedReservationsProjection: Projection = {
   name: 'message-unqueued-reservations',
   collections: [UNQUEUED_RESERVATIONS],
+  // Not ReservationCaptured: only a delivered message is captured, and it was queued long before.
   filter: {
     streamPrefixes: ['wallet-', 'message-'],
-    eventTypes: [
-      'CreditsReserved',
-      'ReservationCaptured',
-      'ReservationReleased',
-      'MessageQueued',
-      'MessageRejected',
-    ],
+    eventTypes: ['CreditsReserved', 'ReservationReleased', 'MessageQueued', 'MessageRejected'],
   },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     const type = recorded.type;

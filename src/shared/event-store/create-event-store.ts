@@ -11,5 +11,5 @@ export function createEventStore(config: AppConfig): EventStore {
     const { EventStoreDbEventStore } = require('./eventstoredb/eventstoredb-event-store.adapter');
     return new EventStoreDbEventStore(config.eventStoreUrl, { namespace: config.storeNamespace });
   }
-  return new SqliteEventStore(eventStoreFile(config));
+  return new SqliteEventStore(eventStoreFile(config), { autoCheckpoint: !config.backgroundThreads });
 }

@@ -1,19 +1,58 @@
 import type { DocumentIndex, DocumentWrite, ReadStore } from '../read-store/read-store.port';
 import type { ProjectionView } from './projection';
 
-/** Buffers a batch's writes; reads see the batch's own writes before the store's documents. */
-export class BatchView implements ProjectionView {
-  private readonly pending = new Map<string, DocumentWrite>();
-  /** Keys first written by this batch (see ProjectionView.put's `fresh`). */
+/**
+ * A projection's writes not committed yet, possibly from several batches: the last write of each
+ * document, read back before the store's documents.
+ */
+export class PendingWrites {
+  private readonly writes = new Map<string, DocumentWrite>();
+  /** Keys first written since the last commit (see ProjectionView.put's `fresh`). */
   private readonly fresh = new Set<string>();
-  private readonly effects: (() => Promise<unknown>)[] = [];
 
   constructor(private readonly store: ReadStore) {}
 
   async get<T>(collection: string, id: string): Promise<T | null> {
-    const write = this.pending.get(key(collection, id));
+    const write = this.writes.get(key(collection, id));
     if (write) return write.op === 'put' ? (write.doc as T) : null;
     return this.store.get<T>(collection, id);
+  }
+
+  put(collection: string, id: string, doc: unknown, index?: DocumentIndex, fresh = false): void {
+    const k = key(collection, id);
+    if (fresh && !this.writes.has(k)) this.fresh.add(k);
+    this.writes.set(k, { op: 'put', collection, id, doc, index });
+  }
+
+  delete(collection: string, id: string): void {
+    const k = key(collection, id);
+    if (this.fresh.delete(k)) this.writes.delete(k);
+    else this.writes.set(k, { op: 'delete', collection, id });
+  }
+
+  get size(): number {
+    return this.writes.size;
+  }
+
+  list(): DocumentWrite[] {
+    return [...this.writes.values()];
+  }
+}
+
+/**
+ * What a projection sees while it applies one batch: its writes go to the pending writes (read
+ * back before the store's documents), its side effects run at the end of this batch.
+ */
+export class BatchView implements ProjectionView {
+  private readonly effects: (() => Promise<unknown>)[] = [];
+  readonly pending: PendingWrites;
+
+  constructor(store: ReadStore, pending?: PendingWrites) {
+    this.pending = pending ?? new PendingWrites(store);
+  }
+
+  get<T>(collection: string, id: string): Promise<T | null> {
+    return this.pending.get<T>(collection, id);
   }
 
   put(
@@ -23,15 +62,11 @@ export class BatchView implements ProjectionView {
     index?: DocumentIndex,
     options?: { fresh?: boolean },
   ): void {
-    const k = key(collection, id);
-    if (options?.fresh && !this.pending.has(k)) this.fresh.add(k);
-    this.pending.set(k, { op: 'put', collection, id, doc, index });
+    this.pending.put(collection, id, doc, index, options?.fresh ?? false);
   }
 
   delete(collection: string, id: string): void {
-    const k = key(collection, id);
-    if (this.fresh.delete(k)) this.pending.delete(k);
-    else this.pending.set(k, { op: 'delete', collection, id });
+    this.pending.delete(collection, id);
   }
 
   afterBatch(effect: () => Promise<unknown>): void {
@@ -46,7 +81,7 @@ export class BatchView implements ProjectionView {
   }
 
   writes(): DocumentWrite[] {
-    return [...this.pending.values()];
+    return this.pending.list();
   }
 }
 

@@ -1,7 +1,7 @@
 import type { EventStore, Subscription } from '../event-store/event-store.port';
 import { StoreUnavailableError } from '../event-store/event-store.port';
 import type { ReadStore } from '../read-store/read-store.port';
-import { BatchView } from './batch-view';
+import { BatchView, PendingWrites } from './batch-view';
 import type { Projection } from './projection';
 
 interface Running {
@@ -12,6 +12,16 @@ interface Running {
   /** The stored checkpoint this run's next batch starts from (compare-and-set on commit). */
   committed: bigint | null;
   retryTimer: NodeJS.Timeout | null;
+  /** Applied and not committed yet: the writes, and the position they reach. */
+  pending: PendingWrites | null;
+  pendingTo: bigint | null;
+  /** The subscription looked at the whole log up to here while writes were pending. */
+  caughtUpTo: bigint | null;
+  /** A batch is being applied: a commit now would take half of it. */
+  applying: boolean;
+  /** A commit was asked for while a batch was being applied: it comes at the batch's end. */
+  commitAsked: boolean;
+  committing: Promise<void> | null;
 }
 
 interface Waiter {
@@ -40,13 +50,26 @@ export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   /** A failed projection restarts from its checkpoint after this long. */
   readonly retryDelayMs?: number;
+  /** How long applied writes may wait to be committed, with every other projection's. */
+  readonly commitIntervalMs?: number;
+  /** How long a checkpoint with no writes behind it (a process manager's) may wait. */
+  readonly idleCheckpointMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
 }
 
+/** So many pending writes are committed at once rather than held longer. */
+const MAX_PENDING_WRITES = 2000;
+
 /**
- * Runs every projection as a subscription from its stored checkpoint. Each batch of events is
- * applied and committed with its checkpoint in one step; a projection that fails restarts from
- * that checkpoint, so nothing is skipped and nothing is applied twice to the read store.
+ * Runs every projection as a subscription from its stored checkpoint. Writes and checkpoint are
+ * committed together, so nothing is skipped and nothing is applied twice to the read store; a
+ * projection that fails restarts from its checkpoint.
+ *
+ * Commits are paced rather than one per batch: what every projection applied is committed
+ * together, in one transaction, every `commitIntervalMs` (a checkpoint alone, every
+ * `idleCheckpointMs`), and at once when someone waits for it (waitFor) or there is a lot of it.
+ * Under light load each event used to cost each projection a transaction of its own; a batch's
+ * side effects still run at its end, before anything that follows.
  */
 export class ProjectionRunner {
   private readonly running = new Map<string, Running>();
@@ -78,6 +101,12 @@ export class ProjectionRunner {
           reached: 0n,
           committed: null,
           retryTimer: null,
+          pending: null,
+          pendingTo: null,
+          caughtUpTo: null,
+          applying: false,
+          commitAsked: false,
+          committing: null,
         };
         this.running.set(projection.name, running);
         await this.subscribe(running);
@@ -90,11 +119,24 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitTimer = null;
     for (const running of this.running.values()) {
       if (running.retryTimer) clearTimeout(running.retryTimer);
       await running.subscription?.stop();
       running.subscription = null;
     }
+    // What was applied is kept: committed now rather than applied again at the next start.
+    await Promise.all(
+      [...this.running.values()].map((running) =>
+        this.commit(running).catch((error) =>
+          (this.options.log ?? console.error)(
+            `projection ${running.projection.name}: last commit failed`,
+            error,
+          ),
+        ),
+      ),
+    );
     this.running.clear();
   }
 
@@ -125,7 +167,7 @@ export class ProjectionRunner {
    */
   waitFor(position: bigint, names: readonly string[] | null = null, timeoutMs = 10_000): Promise<void> {
     if (this.hasReached(position, names)) return Promise.resolve();
-    return new Promise<void>((resolve, reject) => {
+    const waiting = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
         reject(
@@ -142,6 +184,11 @@ export class ProjectionRunner {
       };
       this.waiters.add(waiter);
     });
+    // Someone reads their own write: what is applied is committed now, not at the next tick.
+    for (const running of this.running.values()) {
+      if (names === null || names.includes(running.projection.name)) this.commitSoon(running, 0);
+    }
+    return waiting;
   }
 
   positions(): Record<string, bigint> {
@@ -183,28 +230,116 @@ export class ProjectionRunner {
     if (this.stopped || this.running.get(projection.name) !== running) return;
     if (checkpoint !== null) this.advance(running, checkpoint);
     running.committed = checkpoint;
+    running.pending = null;
+    running.pendingTo = null;
+    running.caughtUpTo = null;
     projection.onResume?.();
     running.subscription = this.events.subscribe({
       after: checkpoint,
       filter: projection.filter,
       limit: this.options.batchSize ?? 500,
       onEvents: async (events) => {
-        const view = new BatchView(this.store);
-        for (const event of events) await projection.apply(event, view);
-        await view.runEffects();
-        const last = events[events.length - 1].position;
-        // Another process running this projection on the same read store may have committed
-        // these events already: then this batch is dropped and the run resumes from its checkpoint.
-        if (!(await this.store.commit(projection.name, view.writes(), last, running.committed))) {
-          throw new CheckpointMoved(projection.name);
+        if (running.committing) await running.committing;
+        running.applying = true;
+        let view: BatchView;
+        try {
+          view = new BatchView(this.store, running.pending ?? undefined);
+          for (const event of events) await projection.apply(event, view);
+          await view.runEffects();
+        } finally {
+          running.applying = false;
         }
-        running.committed = last;
+        running.pending = view.pending;
+        running.pendingTo = events[events.length - 1].position;
+        running.caughtUpTo = null;
         if (this.rebuilding) this.rebuilding.applied += events.length;
-        this.advance(running, last);
+        const needed =
+          running.commitAsked || this.awaited(running) || view.pending.size >= MAX_PENDING_WRITES;
+        // A failed commit fails the batch, so the subscription stops and restarts from its checkpoint.
+        if (needed) await this.commit(running);
+        else this.commitSoon(running, view.pending.size > 0 ? this.commitIntervalMs : this.idleCheckpointMs);
       },
-      onCaughtUp: (position) => this.advance(running, position),
+      onCaughtUp: (position) => {
+        if (running.pendingTo === null && !running.committing) this.advance(running, position);
+        else running.caughtUpTo = position;
+      },
       onError: (error) => this.retryLater(running, error),
     });
+  }
+
+  private get commitIntervalMs(): number {
+    return this.options.commitIntervalMs ?? 10;
+  }
+
+  private get idleCheckpointMs(): number {
+    return this.options.idleCheckpointMs ?? 1000;
+  }
+
+  private commitTimer: NodeJS.Timeout | null = null;
+  private commitAt = Number.POSITIVE_INFINITY;
+
+  /**
+   * Commits every projection's pending writes within `delayMs`: one timer for all, so their
+   * commits are asked for in the same turn and share one transaction.
+   */
+  private commitSoon(running: Running, delayMs: number): void {
+    if (running.pendingTo === null) return;
+    if (delayMs === 0 && running.applying) {
+      running.commitAsked = true;
+      return;
+    }
+    const at = Date.now() + delayMs;
+    if (at >= this.commitAt) return;
+    if (this.commitTimer) clearTimeout(this.commitTimer);
+    this.commitAt = at;
+    this.commitTimer = setTimeout(() => this.commitAll(), delayMs);
+    this.commitTimer.unref?.();
+  }
+
+  private commitAll(): void {
+    this.commitTimer = null;
+    this.commitAt = Number.POSITIVE_INFINITY;
+    for (const running of this.running.values()) {
+      if (running.pendingTo === null) continue;
+      if (running.applying) running.commitAsked = true;
+      else this.commit(running).catch((error) => this.retryLater(running, error));
+    }
+  }
+
+  /** Someone waits for this projection: its writes should not wait for the timer. */
+  private awaited(running: Running): boolean {
+    const name = running.projection.name;
+    for (const waiter of this.waiters) if (waiter.names === null || waiter.names.includes(name)) return true;
+    return false;
+  }
+
+  /** Commits what the projection applied, with its checkpoint; then readers see it (advance). */
+  private commit(running: Running): Promise<void> {
+    if (running.committing) return running.committing;
+    const to = running.pendingTo;
+    if (to === null) return Promise.resolve();
+    const writes = running.pending?.list() ?? [];
+    const caughtUpTo = running.caughtUpTo;
+    running.pending = null;
+    running.pendingTo = null;
+    running.caughtUpTo = null;
+    running.commitAsked = false;
+    const name = running.projection.name;
+    running.committing = (async () => {
+      // Another process running this projection on the same read store may have committed these
+      // events already: then they are dropped and the run resumes from the stored checkpoint.
+      if (!(await this.store.commit(name, writes, to, running.committed))) throw new CheckpointMoved(name);
+      running.committed = to;
+      this.advance(running, caughtUpTo !== null && caughtUpTo > to ? caughtUpTo : to);
+    })().finally(() => {
+      running.committing = null;
+      // Caught up again while this commit ran, with nothing applied since: readers may see it.
+      if (running.pendingTo === null && running.caughtUpTo !== null) {
+        this.advance(running, running.caughtUpTo);
+        running.caughtUpTo = null;
+      }
+    });
+    return running.committing;
   }
 
   private retryLater(running: Running, error: unknown): void {

@@ -10,5 +10,5 @@ export function createReadStore(config: AppConfig): ReadStore {
     const { MongoReadStore } = require('./mongodb/mongodb-read-store.adapter');
     return new MongoReadStore(config.mongodbUrl, { namespace: config.storeNamespace });
   }
-  return new SqliteReadStore(readStoreFile(config));
+  return new SqliteReadStore(readStoreFile(config), { autoCheckpoint: !config.backgroundThreads });
 }

@@ -16,7 +16,7 @@ import {
   SubscribeOptions,
   Subscription,
 } from '../event-store.port';
-import { openSqlite } from '../../sqlite/sqlite-database';
+import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 
@@ -96,7 +96,7 @@ const SHARED_TAIL_READ = 2048;
  */
 const SHARED_TAIL_MIN_SUBSCRIPTIONS = 3;
 
-export interface SqliteEventStoreOptions {
+export interface SqliteEventStoreOptions extends SqliteOptions {
   /** How often a live subscription looks for appends made by other processes. */
   readonly pollIntervalMs?: number;
 }
@@ -124,7 +124,7 @@ export class SqliteEventStore implements EventStore {
   private readonly recent = new RecentAppends(RECENT_APPENDS);
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
-    this.db = openSqlite(file);
+    this.db = openSqlite(file, options);
     this.db.exec(SCHEMA);
     this.db.defaultSafeIntegers(true);
     this.pollIntervalMs = options.pollIntervalMs ?? 100;
@@ -197,6 +197,8 @@ export class SqliteEventStore implements EventStore {
           }
           for (const row of stream.rows) this.recent.add(toRecorded(row));
         }
+    const last = written.at(-1)?.outcome.at(-1)?.position;
+    if (last !== undefined) this.rememberHead(last);
     for (const { request, outcome } of written) {
       request.forEach((append, i) => {
         const notice: AppendNotice = {
@@ -313,7 +315,7 @@ export class SqliteEventStore implements EventStore {
    * log itself.
    */
   private recentPage(after: bigint, limit: number, filter: EventFilter | undefined): Page | null {
-    let head = guarded('readAll', () => this.head());
+    let head = guarded('readAll', () => this.recentHead());
     if (head !== this.recent.last && this.subscriptions.size >= SHARED_TAIL_MIN_SUBSCRIPTIONS) {
       this.extendRecent(after, head);
       head = this.recent.last ?? head;
@@ -345,6 +347,7 @@ export class SqliteEventStore implements EventStore {
    * waiting subscriptions read the log now instead of at their next poll.
    */
   notifyAppended(): void {
+    this.knownHead = null;
     this.appended.emit('external');
   }
 
@@ -352,6 +355,23 @@ export class SqliteEventStore implements EventStore {
   private head(): bigint {
     const row = this.statements.head.get() as { head: bigint | null };
     return row.head === null ? 0n : BigInt(row.head);
+  }
+
+  private knownHead: bigint | null = null;
+
+  /**
+   * The head as read once this turn of the event loop: a dozen subscriptions woken by one append
+   * ask for it together. An append by another writer after the read is found by the next read (its
+   * notice or the poll), exactly as one that came just after a fresh read would be.
+   */
+  private recentHead(): bigint {
+    if (this.knownHead === null) this.rememberHead(this.head());
+    return this.knownHead as bigint;
+  }
+
+  private rememberHead(head: bigint): void {
+    if (this.knownHead === null) setImmediate(() => (this.knownHead = null));
+    this.knownHead = head;
   }
 
   private readonly statementCache = new Map<string, Database.Statement>();

@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { openSqlite } from '../../sqlite/sqlite-database';
+import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 import type { DocumentWrite, ListQuery, ReadStore } from '../read-store.port';
@@ -47,8 +47,8 @@ export class SqliteReadStore implements ReadStore {
   private readonly commits: GroupCommit<CommitRequest, boolean>;
   private readonly resetTransaction;
 
-  constructor(file: string) {
-    this.db = openSqlite(file);
+  constructor(file: string, options: SqliteOptions = {}) {
+    this.db = openSqlite(file, options);
     this.db.exec(SCHEMA);
     this.statements = {
       get: this.db.prepare('SELECT doc FROM documents WHERE collection = ? AND id = ?'),

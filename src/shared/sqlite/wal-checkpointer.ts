@@ -1,0 +1,39 @@
+import { Worker } from 'node:worker_threads';
+import { extname, join } from 'node:path';
+
+/**
+ * Checkpoints the embedded stores' WAL files from a thread of their own: the threads that commit
+ * then only append to the WAL (their connections have wal_autocheckpoint off), and the copying
+ * back into the database files, with its fsync, happens beside them. PASSIVE checkpoints never
+ * block a writer or a reader.
+ */
+export class WalCheckpointer {
+  private readonly exited: Promise<void>;
+
+  private constructor(private readonly worker: Worker) {
+    this.exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  }
+
+  static start(
+    files: readonly string[],
+    onError: (error: unknown) => void,
+    intervalMs = 100,
+  ): WalCheckpointer {
+    // The thread runs the sibling file of this one: .js when built, .ts under ts-node (whose
+    // require hook the thread inherits with the process's exec arguments).
+    const worker = new Worker(join(__dirname, `wal-checkpointer.worker${extname(__filename)}`), {
+      workerData: { files, intervalMs },
+      // A few MB: it only runs one pragma now and then.
+      resourceLimits: { maxOldGenerationSizeMb: 16 },
+    });
+    worker.on('error', onError);
+    worker.unref();
+    return new WalCheckpointer(worker);
+  }
+
+  /** Runs a last checkpoint and stops the thread. */
+  async stop(): Promise<void> {
+    this.worker.postMessage('stop');
+    await this.exited;
+  }
+}
