@@ -1,6 +1,6 @@
-import helmet from '@fastify/helmet';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import type { FastifyInstance } from 'fastify';
+import helmet from 'helmet';
 
 /**
  * The content security policy of every HTML page this service serves (console, try-out, hosted
@@ -35,20 +35,22 @@ export const DOCS_CSP = contentSecurityPolicy({ 'style-src': ["'unsafe-inline'"]
 const isDocs = (url: string) => url === '/docs' || url.startsWith('/docs/') || url.startsWith('/docs?');
 
 /**
- * Security headers on every response (@fastify/helmet): the CSP above, X-Frame-Options DENY,
- * nosniff, no referrer, and HSTS only when the service is reached over https (PUBLIC_URL).
+ * Security headers on every response (helmet): the CSP above, X-Frame-Options DENY, nosniff, no
+ * referrer, and HSTS only when the service is reached over https (PUBLIC_URL). Helmet's middleware
+ * is built once (its directives parsed once), not per request as @fastify/helmet builds it.
  */
 export async function registerSecurityHeaders(app: NestFastifyApplication, publicUrl: string): Promise<void> {
   const https = publicUrl.startsWith('https://');
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  await app.register(helmet as any, {
-    global: true,
-    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES },
+  const headers = helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: CSP_DIRECTIVES as Record<string, string[]> },
     strictTransportSecurity: https ? { maxAge: 31_536_000, includeSubDomains: true } : false,
     xFrameOptions: { action: 'deny' },
     referrerPolicy: { policy: 'no-referrer' },
   });
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
+  fastify.addHook('onRequest', (request, reply, done) => {
+    headers(request.raw, reply.raw, (error?: unknown) => done(error as Error | undefined));
+  });
   fastify.addHook('onSend', async (request, reply, payload) => {
     if (isDocs(request.url)) reply.header('content-security-policy', DOCS_CSP);
     return payload;
