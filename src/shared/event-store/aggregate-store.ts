@@ -1,4 +1,4 @@
-import type { Decider, DomainEvent } from '../decider';
+import { fold, type Decider, type DomainEvent } from '../decider';
 import type { Result } from '../result';
 import { ok } from '../result';
 import { RecentlyUsed } from '../recently-used';
@@ -80,7 +80,7 @@ export class AggregateStore {
     let revision = from - 1n;
     for (;;) {
       const page = await this.events.readStream(streamId, { fromRevision: from, limit: 1000 });
-      for (const event of page) state = decider.evolve(state, event as unknown as Event);
+      state = fold(decider, page as unknown as Event[], state);
       if (page.length > 0) revision = page[page.length - 1].revision;
       if (page.length < 1000) break;
       from = revision + 1n;

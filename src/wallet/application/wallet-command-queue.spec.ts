@@ -73,7 +73,7 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(granted.ok).toBe(true);
     const third = await reserveOne(queue, 'msg_3');
     expect(third).toMatchObject({ ok: true });
-    if (third.ok) expect(smsLeft(third.value.wallet)).toBe(0);
+    if (third.ok) expect(third.value.smsLeft).toBe(0);
   });
 
   it('a reservation decided on a stale wallet is decided again, never double-spending', async () => {

@@ -9,14 +9,14 @@ import {
 } from '../../shared/event-store/event-store.port';
 import { RecentlyUsed } from '../../shared/recently-used';
 import { err, ok, Result } from '../../shared/result';
-import { decideWalletCommand, WalletCommand } from '../domain/wallet.commands';
-import { evolve, Wallet, walletDecider, walletSnapshots } from '../domain/wallet.decider';
+import { decideAll, WalletCommand } from '../domain/wallet.commands';
+import { Wallet, walletDecider, walletSnapshots } from '../domain/wallet.decider';
 import { walletStream, WalletEvent } from '../domain/wallet.events';
 
 export interface WalletOutcome {
   readonly events: readonly WalletEvent[];
-  /** The wallet right after this command. */
-  readonly wallet: Wallet;
+  /** What the wallet could still send right after this command. */
+  readonly smsLeft: number;
   /** Global position of the append that recorded the events; null when nothing was recorded. */
   readonly position: bigint | null;
 }
@@ -141,7 +141,7 @@ export class WalletCommandQueue implements WalletCommandExecutor {
       // is then decided again on the wallet as stored, never refused on stale credit.
       const cached = trustCache ? this.cache.get(walletId) : undefined;
       const current = cached ?? (await this.current(walletId));
-      const decided = this.decide(current.state, batch);
+      const { wallet: after, decided } = this.decide(current.state, batch);
       if (cached && decided.some((d) => !d.recorded)) {
         trustCache = false;
         continue;
@@ -152,7 +152,7 @@ export class WalletCommandQueue implements WalletCommandExecutor {
         return;
       }
       try {
-        await this.record(walletId, current, decided);
+        await this.record(walletId, current, after, decided);
         return;
       } catch (error) {
         if (!(error instanceof ConcurrencyError)) {
@@ -177,25 +177,31 @@ export class WalletCommandQueue implements WalletCommandExecutor {
   }
 
   /** Each command in turn against the wallet as the ones before it leave it. */
-  private decide(start: Wallet, batch: readonly Pending[]): Decided[] {
-    let state = start;
-    const now = this.clock.now();
-    return batch.map((pending) => {
-      const decision = decideWalletCommand(state, pending.command, now);
-      if (!decision.ok) return { pending, result: err(decision.error), recorded: false };
-      for (const event of decision.value) state = evolve(state, event);
-      return {
-        pending,
-        result: ok({ events: decision.value, wallet: state, position: null }),
-        recorded: decision.value.length > 0,
-      };
-    });
+  private decide(start: Wallet, batch: readonly Pending[]): { wallet: Wallet; decided: Decided[] } {
+    const { wallet, decided } = decideAll(
+      start,
+      batch.map((p) => p.command),
+      this.clock.now(),
+    );
+    return {
+      wallet,
+      decided: decided.map(({ result, smsLeft }, i) =>
+        result.ok
+          ? {
+              pending: batch[i],
+              result: ok({ events: result.value, smsLeft, position: null }),
+              recorded: result.value.length > 0,
+            }
+          : { pending: batch[i], result: err(result.error), recorded: false },
+      ),
+    };
   }
 
   /** Writes the batch's events and what goes alongside them, then answers each command. */
   private async record(
     walletId: string,
     current: Loaded<Wallet>,
+    state: Wallet,
     decided: readonly Decided[],
   ): Promise<void> {
     const stream = walletStream(walletId);
@@ -220,10 +226,6 @@ export class WalletCommandQueue implements WalletCommandExecutor {
         alongsideResults.set(a, this.events.append(a.streamId, a.events, a.expected));
       }
     }
-    const state = decided.reduce(
-      (w, d) => (d.result.ok && d.recorded ? d.result.value.wallet : w),
-      current.state,
-    );
     this.cache.set(walletId, { state, revision: appended.nextExpectedRevision });
     await this.aggregates.maybeSnapshot(
       stream,

@@ -1,6 +1,7 @@
 import type { DomainError } from '../../shared/domain-error';
 import type { Result } from '../../shared/result';
 import * as wallet from './wallet.decider';
+import { smsLeft, Wallet, WalletDraft } from './wallet.decider';
 import type { CreditSource, Environment, WalletEvent } from './wallet.events';
 
 /**
@@ -45,4 +46,29 @@ export function decideWalletCommand(
     case 'ReleaseReservation':
       return wallet.release(w, command);
   }
+}
+
+export interface DecidedCommand {
+  readonly result: Result<WalletEvent[], DomainError>;
+  /** What the wallet could still send right after this command. */
+  readonly smsLeft: number;
+}
+
+/**
+ * Decides commands in turn, each on the wallet as the ones before it leave it: a batch from the
+ * wallet's queue. The wallet is copied once for the whole batch, however many reservations it
+ * holds, and is not changed itself.
+ */
+export function decideAll(
+  w: Wallet,
+  commands: readonly WalletCommand[],
+  now: Date,
+): { readonly wallet: Wallet; readonly decided: readonly DecidedCommand[] } {
+  const draft = new WalletDraft(w);
+  const decided = commands.map((command) => {
+    const result = decideWalletCommand(draft, command, now);
+    if (result.ok) for (const event of result.value) draft.apply(event);
+    return { result, smsLeft: smsLeft(draft) };
+  });
+  return { wallet: draft.done(), decided };
 }

@@ -12,6 +12,7 @@ import {
   walletSnapshots,
 } from './wallet.decider';
 import type { WalletEvent } from './wallet.events';
+import { decideAll, decideWalletCommand, type WalletCommand } from './wallet.commands';
 
 const now = new Date('2026-01-01T00:00:00Z');
 const opened: WalletEvent = {
@@ -186,6 +187,77 @@ describe('wallet decider', () => {
       expect(events(capture(settled, { messageId: 'msg_1' }))).toEqual([]);
       expect(events(release(settled, { messageId: 'msg_1', reason: 'x' }))).toEqual([]);
       expect(events(capture(w, { messageId: 'msg_unknown' }))).toEqual([]);
+    });
+  });
+
+  describe('batches', () => {
+    const walletCommand = fc.oneof(
+      fc
+        .record({ id: fc.integer({ min: 0, max: 6 }), sms: fc.integer({ min: 1, max: 20 }) })
+        .map(({ id, sms }): WalletCommand => ({
+          type: 'AddCredits',
+          sourceId: `s${id}`,
+          source: 'purchase',
+          sms,
+          reason: 'r',
+        })),
+      fc
+        .record({ id: fc.integer({ min: 0, max: 8 }), sms: fc.integer({ min: 1, max: 20 }) })
+        .map(({ id, sms }): WalletCommand => ({ type: 'ReserveCredits', messageId: `m${id}`, sms })),
+      fc
+        .integer({ min: 0, max: 8 })
+        .map((id): WalletCommand => ({ type: 'CaptureReservation', messageId: `m${id}` })),
+      fc
+        .integer({ min: 0, max: 8 })
+        .map((id): WalletCommand => ({ type: 'ReleaseReservation', messageId: `m${id}`, reason: 'r' })),
+    );
+    const snapshot = (w: ReturnType<typeof given>) => JSON.stringify(walletSnapshots.encode(w));
+
+    it('decides a batch exactly as the same commands one by one, and leaves the wallet it was given alone', () => {
+      fc.assert(
+        fc.property(
+          fc.array(walletCommand, { maxLength: 20 }),
+          fc.array(walletCommand, { maxLength: 40 }),
+          (before, batch) => {
+            let w = given(opened, added(15, 'seed'));
+            for (const c of before) {
+              const r = decideWalletCommand(w, c, now);
+              if (r.ok) w = fold(walletDecider, r.value, w);
+            }
+            const untouched = snapshot(w);
+
+            let oneByOne = w;
+            const expected = batch.map((c) => {
+              const r = decideWalletCommand(oneByOne, c, now);
+              if (r.ok) oneByOne = fold(walletDecider, r.value, oneByOne);
+              return { result: r, smsLeft: smsLeft(oneByOne) };
+            });
+            const { wallet: after, decided } = decideAll(w, batch, now);
+
+            expect(decided).toEqual(expected);
+            expect(snapshot(after)).toBe(snapshot(oneByOne));
+            expect(snapshot(w)).toBe(untouched);
+          },
+        ),
+      );
+    });
+
+    it('folds many events to the state one-by-one evolution reaches, without changing its input', () => {
+      const start = given(opened, added(10, 'a'), reserved('msg_1', 3));
+      const untouched = snapshot(start);
+      const history: WalletEvent[] = [
+        reserved('msg_2', 4),
+        { type: 'ReservationCaptured', data: { messageId: 'msg_1', sms: 3 } },
+        added(5, 'b'),
+        {
+          type: 'ReservationReleased',
+          data: { messageId: 'msg_2', sms: 4, reason: 'r' },
+        },
+      ];
+      const stepwise = history.reduce((w, e) => walletDecider.evolve(w, e), start);
+      expect(snapshot(walletDecider.evolveAll!(start, history))).toBe(snapshot(stepwise));
+      expect(snapshot(start)).toBe(untouched);
+      expect(smsLeft(stepwise)).toBe(12);
     });
   });
 

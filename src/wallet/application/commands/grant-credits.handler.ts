@@ -1,6 +1,5 @@
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomToken } from '../../../shared/ids';
-import { smsLeft } from '../../domain/wallet.decider';
 import { WalletService } from '../wallet.service';
 import { GrantCredits, GrantedCredits } from './grant-credits.command';
 
@@ -22,7 +21,7 @@ export class GrantCreditsHandler implements ICommandHandler<GrantCredits, Grante
       granted: sms,
       reason,
       source_id: sourceId,
-      sms_left: smsLeft(result.value.wallet),
+      sms_left: result.value.smsLeft,
     };
   }
 }
