@@ -103,7 +103,7 @@ async function main() {
   }
 
   // wallet:replay's core: WalletService.replay folds every event from revision 0.
-  const wallets = new WalletService(store, aggregates, systemClock);
+  const wallets = new WalletService(store, aggregates, systemClock, { threadRole: 'all' }, null);
   {
     const started = performance.now();
     const replayed = await wallets.replay('wal_1m');

@@ -10,6 +10,9 @@ import { createPino, PinoLoggerService } from './shared/logging/pino-logger.serv
 const logger = new Logger('main');
 
 async function bootstrap(): Promise<void> {
+  // This thread serves HTTP; a worker thread (src/worker.main.ts) runs the read models and the
+  // process managers beside it, unless BACKGROUND_THREADS=off keeps everything on this one.
+  if (process.env.BACKGROUND_THREADS !== 'off') process.env.THREAD_ROLE = 'api';
   const app = await NestFactory.create<NestFastifyApplication>(AppModule, createFastifyAdapter(), {
     rawBody: true,
     // Every Nest logger in the process writes JSON lines through pino (docs/operations.md, Logs).

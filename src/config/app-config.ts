@@ -6,6 +6,21 @@ import { Env, envInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
+export type ThreadRole = 'all' | 'api' | 'worker';
+
+function threadRole(value: string | undefined): ThreadRole {
+  if (value === undefined || value === '') return 'all';
+  if (value === 'all' || value === 'api' || value === 'worker') return value;
+  throw new Error(`THREAD_ROLE must be all, api or worker, got "${value}"`);
+}
+
+/** Process managers (dispatching, settlement, payments, webhooks, sweeps) run in this thread. */
+export const runsProcessManagersHere = (config: AppConfig) =>
+  config.runProcessManagers && config.threadRole !== 'api';
+
+/** Read models are applied in this thread (not in the HTTP thread of a server with a worker). */
+export const runsProjectionsHere = (config: AppConfig) => config.threadRole !== 'api';
+
 export interface CreditPackage {
   readonly id: string;
   readonly name: string;
@@ -56,6 +71,13 @@ export interface AppConfig {
    * of its own (the embedded stores' WAL checkpoints). Off for the CLI and the in-process tests.
    */
   readonly backgroundThreads: boolean;
+  /**
+   * Which of the server's threads this is (THREAD_ROLE, set by the server for its own threads):
+   * `all` does everything on one thread (the CLI, the in-process tests, BACKGROUND_THREADS=off);
+   * `api` serves HTTP and owns the wallets' command queues; `worker` runs the read models and
+   * process managers beside it.
+   */
+  readonly threadRole: ThreadRole;
 }
 
 export function loadConfig(env: Env = process.env): AppConfig {
@@ -96,6 +118,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || null,
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
     backgroundThreads: env.BACKGROUND_THREADS !== 'off',
+    threadRole: threadRole(env.THREAD_ROLE),
   };
 }
 

@@ -1,5 +1,5 @@
 import { Inject, Logger, Module } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../config/app-config';
+import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../config/app-config';
 import { AggregateStore } from '../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
 import { MessageMetrics } from '../shared/metrics/message.metrics';
@@ -83,8 +83,10 @@ export class MessagingModule {
     @Inject(EVENT_STORE) events: EventStore,
     aggregates: AggregateStore,
     metrics: MessageMetrics,
+    @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    metrics.dispatchBacklogFrom(() => dispatcher.backlog());
+    // Counted where the dispatcher runs: the server's worker thread, or its only thread.
+    if (runsProcessManagersHere(config)) metrics.dispatchBacklogFrom(() => dispatcher.backlog());
     projections.register(
       messagesProjection,
       unqueuedReservationsProjection,

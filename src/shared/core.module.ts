@@ -9,6 +9,10 @@ import { PerAddressRateLimit, RateLimiter } from './http/rate-limiter';
 import { ProjectionsService } from './projections/projections.service';
 import { RebuildProjectionsHandler } from './projections/rebuild-projections.handler';
 import { WalCheckpoints } from './sqlite/wal-checkpoints.service';
+import { AppendNotices } from './threads/append-notices';
+import { THREAD_BRIDGE } from './threads/thread-bridge';
+import { createThreadBridge } from './threads/thread-bridge.provider';
+import { WorkerThread } from './threads/worker-thread';
 import { createReadStore } from './read-store/create-read-store';
 import { READ_STORE, ReadStore } from './read-store/read-store.port';
 
@@ -19,6 +23,7 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
   providers: [
     { provide: APP_CONFIG, useFactory: () => loadConfig() },
     { provide: CLOCK, useValue: systemClock },
+    { provide: THREAD_BRIDGE, useFactory: createThreadBridge, inject: [APP_CONFIG] },
     { provide: EVENT_STORE, useFactory: createEventStore, inject: [APP_CONFIG] },
     { provide: READ_STORE, useFactory: createReadStore, inject: [APP_CONFIG] },
     {
@@ -31,8 +36,11 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     PerAddressRateLimit,
     RebuildProjectionsHandler,
     WalCheckpoints,
+    AppendNotices,
+    WorkerThread,
   ],
   exports: [
+    THREAD_BRIDGE,
     APP_CONFIG,
     CLOCK,
     EVENT_STORE,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { CheckoutMetrics } from '../../shared/metrics/checkout.metrics';
@@ -28,7 +28,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.runProcessManagers) return;
+    if (!runsProcessManagersHere(this.config)) return;
     const every = Math.min(60_000, Math.max(200, Math.floor(this.config.checkoutTtlMs / 2)));
     this.timer = setInterval(() => {
       if (this.running) return;

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
@@ -33,7 +33,7 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    if (!this.config.runProcessManagers) return;
+    if (!runsProcessManagersHere(this.config)) return;
     this.running = true;
     for (const carrier of this.carriers.all()) {
       try {

@@ -1,5 +1,18 @@
-import { Injectable, Logger } from '@nestjs/common';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { Inject, Injectable, Logger } from '@nestjs/common';
+import {
+  AggregatorRegistry,
+  collectDefaultMetrics,
+  Counter,
+  Gauge,
+  Histogram,
+  MetricObjectWithValues,
+  MetricValue,
+  Registry,
+} from 'prom-client';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { THREAD_BRIDGE, ThreadBridge } from '../threads/thread-bridge';
+
+const WORKER_METRICS = 'metrics.snapshot';
 
 /** One series of a gauge read at scrape time. */
 export interface Sample<L extends string> {
@@ -31,8 +44,14 @@ export class MetricsRegistry {
   private readonly logger = new Logger('metrics');
   private readonly registry = new Registry();
 
-  constructor() {
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(THREAD_BRIDGE) private readonly bridge: ThreadBridge,
+  ) {
     processMetrics();
+    // The worker thread counts what happens there (outcomes, webhooks, the dispatcher and the
+    // read models); the HTTP thread's GET /metrics shows both threads' series together.
+    if (config.threadRole === 'worker') bridge.handle(WORKER_METRICS, () => this.registry.getMetricsAsJSON());
   }
 
   counter<L extends string>(name: string, help: string, labelNames: readonly L[]): Counter<L> {
@@ -74,9 +93,21 @@ export class MetricsRegistry {
     });
   }
 
-  /** The text exposition of the application's series followed by the process's. */
+  /**
+   * The text exposition of the application's series (with the worker thread's, summed in where a
+   * series is counted in both) followed by the process's.
+   */
   async exposition(): Promise<string> {
-    const [own, process] = await Promise.all([this.registry.metrics(), processMetrics().metrics()]);
+    const [own, process] = await Promise.all([this.application(), processMetrics().metrics()]);
     return `${own.trimEnd()}\n${process.trimEnd()}\n`;
+  }
+
+  private async application(): Promise<string> {
+    if (this.config.threadRole !== 'api') return this.registry.metrics();
+    const [own, worker] = await Promise.all([
+      this.registry.getMetricsAsJSON(),
+      this.bridge.request<MetricObjectWithValues<MetricValue<string>>[]>(WORKER_METRICS, null),
+    ]);
+    return AggregatorRegistry.aggregate([own, worker]).metrics();
   }
 }

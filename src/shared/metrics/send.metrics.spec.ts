@@ -1,3 +1,5 @@
+import { loadConfig } from '../../config/app-config';
+import { ThreadBridge } from '../threads/thread-bridge';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rememberErrorCode } from '../http/error-code';
@@ -14,6 +16,9 @@ const request = (fields: Record<string, unknown> = {}) =>
 async function samples(registry: MetricsRegistry): Promise<string[]> {
   return (await registry.exposition()).split('\n').filter((line) => line.startsWith('sms_send'));
 }
+
+/** The registry of a server on one thread. */
+const alone = () => new MetricsRegistry(loadConfig({}), new ThreadBridge(true));
 
 describe('SendMetrics: answered sends at the HTTP edge', () => {
   it("labels a send with its key's environment, else the sandbox's, else the key's prefix", () => {
@@ -44,7 +49,7 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
   });
 
   it('counts accepted, replayed and refused (by code, or by status when no body said one) apart', async () => {
-    const registry = new MetricsRegistry();
+    const registry = alone();
     const metrics = new SendMetrics(registry);
     const base = {
       endpoint: 'messages' as const,
@@ -75,7 +80,7 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
 describe('MetricsRegistry', () => {
   it('samples gauges at scrape time and keeps a failing sampler from failing the scrape', async () => {
     const warn = jest.spyOn(Logger.prototype, 'warn').mockImplementation(() => undefined);
-    const registry = new MetricsRegistry();
+    const registry = alone();
     let depth = 3;
     registry.gaugeAtScrape('sms_test_depth', 'A test gauge.', ['queue'], async () => [
       { labels: { queue: 'a' }, value: depth },
@@ -94,8 +99,8 @@ describe('MetricsRegistry', () => {
   });
 
   it('keeps two applications in one process apart', async () => {
-    const one = new SendMetrics(new MetricsRegistry());
-    const two = new MetricsRegistry();
+    const one = new SendMetrics(alone());
+    const two = alone();
     new SendMetrics(two);
     one.answered({
       endpoint: 'sandbox',

@@ -1,13 +1,22 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { APP_CONFIG, AppConfig, runsProjectionsHere } from '../../config/app-config';
 import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
 import { READ_STORE, ReadStore } from '../read-store/read-store.port';
+import { THREAD_BRIDGE, ThreadBridge } from '../threads/thread-bridge';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RebuildProgress } from './projection-runner';
+
+interface WaitRequest {
+  readonly position: bigint;
+  readonly names: readonly string[] | null;
+}
 
 /**
  * Collects the projections every context registers while the modules initialise, and runs
  * them once the application has booted. Commands wait here to read their own writes.
+ *
+ * In a server with a worker thread the worker runs them, and the HTTP thread's waits are
+ * answered by it (through the thread bridge): the read models are one store either way.
  */
 @Injectable()
 export class ProjectionsService implements OnApplicationBootstrap, OnApplicationShutdown {
@@ -19,6 +28,7 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(THREAD_BRIDGE) private readonly bridge: ThreadBridge,
   ) {}
 
   register(...projections: Projection[]): void {
@@ -27,8 +37,13 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
   }
 
   async onApplicationBootstrap(): Promise<void> {
+    if (!runsProjectionsHere(this.config)) return;
     this.runner = this.createRunner();
     await this.runner.start();
+    const runner = this.runner;
+    this.bridge.handle<WaitRequest, void>('projections.waitFor', ({ position, names }) =>
+      runner.waitFor(position, names),
+    );
   }
 
   async onApplicationShutdown(): Promise<void> {
@@ -38,6 +53,9 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
   /** Resolves once the read models reflect the log up to `position` (see ProjectionRunner.waitFor). */
   async waitFor(position: bigint | null, names: readonly string[] | null = null): Promise<void> {
     if (position === null) return;
+    if (!runsProjectionsHere(this.config)) {
+      return this.bridge.request<void>('projections.waitFor', { position, names } satisfies WaitRequest);
+    }
     if (!this.runner) throw new Error('Projections are not running yet');
     await this.runner.waitFor(position, names);
   }

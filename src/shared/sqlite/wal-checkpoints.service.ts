@@ -14,7 +14,7 @@ export class WalCheckpoints implements OnApplicationBootstrap, OnApplicationShut
   constructor(@Inject(APP_CONFIG) private readonly config: AppConfig) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.backgroundThreads) return;
+    if (!this.config.backgroundThreads || this.config.threadRole === 'worker') return;
     const files = [
       ...(this.config.eventStoreUrl ? [] : [eventStoreFile(this.config)]),
       ...(this.config.mongodbUrl ? [] : [readStoreFile(this.config)]),

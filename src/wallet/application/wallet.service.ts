@@ -1,7 +1,9 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore, StreamAppend } from '../../shared/event-store/event-store.port';
+import { THREAD_BRIDGE, ThreadBridge } from '../../shared/threads/thread-bridge';
 import * as wallet from '../domain/wallet.decider';
 import { CreditSource, Environment, walletStream } from '../domain/wallet.events';
 import {
@@ -10,6 +12,7 @@ import {
   WalletQueueDepth,
   WalletResult,
 } from './wallet-command-queue';
+import { RemoteWalletCommands, serveWalletCommands } from './remote-wallet-commands';
 
 export type { WalletResult };
 
@@ -19,7 +22,8 @@ export const TEST_WALLET_OPENING_CREDITS = 100;
 /**
  * The wallet's commands, as every other context uses them: sends reserve, outcomes capture
  * or release, payments and operators add. Each is idempotent by its message or source id, and
- * each is plain data run by the executor, so the wallet's owner may be another thread.
+ * each is plain data run by the executor. In a server with a worker thread, the HTTP thread's
+ * queue runs them all (the worker's are sent to it), so one thread writes the wallet streams.
  */
 @Injectable()
 export class WalletService {
@@ -29,8 +33,15 @@ export class WalletService {
     @Inject(EVENT_STORE) private readonly events: EventStore,
     private readonly aggregates: AggregateStore,
     @Inject(CLOCK) clock: Clock,
+    @Inject(APP_CONFIG) config: AppConfig,
+    @Inject(THREAD_BRIDGE) bridge: ThreadBridge,
   ) {
+    if (config.threadRole === 'worker') {
+      this.executor = new RemoteWalletCommands(bridge);
+      return;
+    }
     this.executor = new WalletCommandQueue(events, aggregates, clock);
+    if (config.threadRole === 'api') serveWalletCommands(bridge, this.executor);
   }
 
   open(walletId: string, accountId: string, environment: Environment): Promise<WalletResult> {

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { WebhookDeliveryResult, WebhookMetrics } from '../../shared/metrics/webhook.metrics';
@@ -59,7 +59,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   ) {}
 
   onApplicationBootstrap(): void {
-    if (!this.config.runProcessManagers) return;
+    if (!runsProcessManagersHere(this.config)) return;
     this.stopped = false;
     this.schedule();
   }

@@ -199,6 +199,7 @@ export class SqliteEventStore implements EventStore {
         }
     const last = written.at(-1)?.outcome.at(-1)?.position;
     if (last !== undefined) this.rememberHead(last);
+    if (written.length > 0) this.appended.emit('committed');
     for (const { request, outcome } of written) {
       request.forEach((append, i) => {
         const notice: AppendNotice = {
@@ -349,6 +350,11 @@ export class SqliteEventStore implements EventStore {
   notifyAppended(): void {
     this.knownHead = null;
     this.appended.emit('external');
+  }
+
+  /** Hears of every group of appends this store committed (to tell another thread, say). */
+  onCommitted(listener: () => void): void {
+    this.appended.on('committed', listener);
   }
 
   /** The position of the newest event in the log, 0n when empty. */

@@ -1,0 +1,38 @@
+import { Inject, Injectable, OnApplicationBootstrap } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { EVENT_STORE, EventStore } from '../event-store/event-store.port';
+import { SqliteEventStore } from '../event-store/sqlite/sqlite-event-store.adapter';
+import { THREAD_BRIDGE, ThreadBridge } from './thread-bridge';
+
+/**
+ * Each thread of the server tells the other when it appended to the embedded event store, so
+ * the other's subscriptions read the new events at once rather than at their next poll (what an
+ * accepted message waits for before it is dispatched). One notice per turn of the event loop.
+ * EventStoreDB pushes appends to every subscriber by itself.
+ */
+@Injectable()
+export class AppendNotices implements OnApplicationBootstrap {
+  private noticeDue = false;
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    @Inject(THREAD_BRIDGE) private readonly bridge: ThreadBridge,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    const store = this.events;
+    if (this.config.threadRole === 'all' || !(store instanceof SqliteEventStore)) return;
+    store.onCommitted(() => this.noticeAppended());
+    this.bridge.onNotice('appended', () => store.notifyAppended());
+  }
+
+  private noticeAppended(): void {
+    if (this.noticeDue) return;
+    this.noticeDue = true;
+    setImmediate(() => {
+      this.noticeDue = false;
+      this.bridge.notify('appended');
+    });
+  }
+}

@@ -1,0 +1,68 @@
+import {
+  BeforeApplicationShutdown,
+  Inject,
+  Injectable,
+  Logger,
+  OnApplicationBootstrap,
+} from '@nestjs/common';
+import { extname, join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { THREAD_BRIDGE, ThreadBridge } from './thread-bridge';
+
+/** The worker's heap: its read models' and process managers' caches, bounded (RecentlyUsed). */
+const WORKER_HEAP_MB = 192;
+
+/**
+ * The HTTP thread's side of the server's worker thread (src/worker.main.ts): starts it with
+ * THREAD_ROLE=worker, attaches it to the thread bridge, and stops it before the HTTP thread's
+ * stores close, so its last commits and the wallet commands it sends here still land.
+ * A worker that dies takes the process with it: a supervisor restarts the whole server, and
+ * every process manager resumes from its checkpoint.
+ */
+@Injectable()
+export class WorkerThread implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('worker-thread');
+  private worker: Worker | null = null;
+  private stopping = false;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+    @Inject(THREAD_BRIDGE) private readonly bridge: ThreadBridge,
+  ) {}
+
+  onApplicationBootstrap(): void {
+    if (this.config.threadRole !== 'api') return;
+    // The entry next to src/main: .js when built, .ts under ts-node (its hook comes along with
+    // the process's exec arguments, which a worker inherits).
+    const entry = join(__dirname, '..', '..', `worker.main${extname(__filename)}`);
+    const worker = new Worker(entry, {
+      env: { ...process.env, THREAD_ROLE: 'worker' },
+      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+    });
+    this.worker = worker;
+    this.bridge.attach(worker);
+    this.exited = new Promise((resolve) =>
+      worker.once('exit', (code) => {
+        this.bridge.disconnect(new Error('the worker thread has stopped'));
+        resolve();
+        if (!this.stopping) {
+          this.logger.fatal(
+            `the worker thread exited (${code}); the server stops so that it is restarted whole`,
+          );
+          process.exit(1);
+        }
+      }),
+    );
+    worker.on('error', (error) => this.logger.error('the worker thread failed', error.stack));
+  }
+
+  /** Lets the worker finish (its submissions in flight, its last commits), then waits for it. */
+  async beforeApplicationShutdown(): Promise<void> {
+    if (!this.worker) return;
+    this.stopping = true;
+    this.bridge.notify('shutdown');
+    await this.exited;
+  }
+}
