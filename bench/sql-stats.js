@@ -1,12 +1,13 @@
 'use strict';
 /**
  * Preloaded into the servers with BENCH_SQL_STATS=dir (node -r): counts every SQLite statement
- * the process runs, and the time spent in it, by statement text (and collection or projection
- * for the read store's). Written to dir/sql-<pid>.txt when the process exits, costliest first:
+ * each thread of the process runs, and the time spent in it, by statement text (and collection or projection
+ * for the read store's). Written to dir/sql-<pid>[-thread<n>].txt when the thread exits, costliest first:
  * the profile that tells which queries a message costs and how many of each.
  */
 const { writeFileSync } = require('node:fs');
 const { join } = require('node:path');
+const { threadId } = require('node:worker_threads');
 const Database = require('better-sqlite3');
 
 const dir = process.env.BENCH_SQL_STATS;
@@ -39,5 +40,5 @@ process.on('exit', () => {
     const ms = Number(ns) / 1e6;
     return `${String(count).padStart(9)} ${ms.toFixed(0).padStart(8)} ms ${((ms * 1000) / count).toFixed(1).padStart(8)} µs  ${key}`;
   });
-  writeFileSync(join(dir, `sql-${process.pid}.txt`), `${'    count     total     each  statement'}\n${lines.join('\n')}\n`);
+  writeFileSync(join(dir, `sql-${process.pid}${threadId ? `-thread${threadId}` : ''}.txt`), `${'    count     total     each  statement'}\n${lines.join('\n')}\n`);
 });
