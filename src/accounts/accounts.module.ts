@@ -11,6 +11,7 @@ import { AccountByCredentialsHandler } from './application/queries/account-by-cr
 import { AccountByEmailHandler } from './application/queries/account-by-email.handler';
 import { ApiKeysHandler } from './application/queries/api-keys.handler';
 import { PrincipalByApiKeyHandler } from './application/queries/principal-by-api-key.handler';
+import { RecentPrincipals } from './application/recent-principals';
 import { ApiKeyGuard } from './http/api-key.guard';
 import { accountsProjection } from './projections/accounts.projection';
 
@@ -29,6 +30,7 @@ import { accountsProjection } from './projections/accounts.projection';
     AccountByCredentialsHandler,
     ApiKeysHandler,
     PrincipalByApiKeyHandler,
+    RecentPrincipals,
   ],
   exports: [AccountReader, ApiKeyGuard],
 })

@@ -8,6 +8,8 @@ import { THREAD_BRIDGE, ThreadBridge } from './thread-bridge';
  * Each thread of the server tells the other when it appended to the embedded event store, so
  * the other's subscriptions read the new events at once rather than at their next poll (what an
  * accepted message waits for before it is dispatched). One notice per turn of the event loop.
+ * Only the HTTP thread tells: the worker runs every subscription, so the HTTP thread has none to
+ * wake (a notice there cost both threads a message per append for nothing).
  * EventStoreDB pushes appends to every subscriber by itself.
  */
 @Injectable()
@@ -23,8 +25,8 @@ export class AppendNotices implements OnApplicationBootstrap {
   onApplicationBootstrap(): void {
     const store = this.events;
     if (this.config.threadRole === 'all' || !(store instanceof SqliteEventStore)) return;
-    store.onCommitted(() => this.noticeAppended());
-    this.bridge.onNotice('appended', () => store.notifyAppended());
+    if (this.config.threadRole === 'api') store.onCommitted(() => this.noticeAppended());
+    else this.bridge.onNotice('appended', () => store.notifyAppended());
   }
 
   private noticeAppended(): void {

@@ -8,6 +8,7 @@ import { ProjectionsService } from '../../../shared/projections/projections.serv
 import * as account from '../../domain/account.decider';
 import { accountStream } from '../../domain/account.events';
 import { AccountReader } from '../account-reader';
+import { RecentPrincipals } from '../recent-principals';
 import { RevokeApiKey, RevokedKey } from './revoke-api-key.command';
 
 @CommandHandler(RevokeApiKey)
@@ -16,6 +17,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, Revoke
     private readonly aggregates: AggregateStore,
     private readonly accounts: AccountReader,
     private readonly projections: ProjectionsService,
+    private readonly recentPrincipals: RecentPrincipals,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -30,6 +32,7 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, Revoke
     if (!result.ok) throw result.error;
     // A revoked key must stop working on the very next request.
     await this.projections.waitFor(result.value.position);
+    this.recentPrincipals.forget(listing.keyHash);
     return { id: keyId, accountId: listing.accountId, revoked: true };
   }
 }

@@ -3,21 +3,29 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { READ_STORE, ReadStore } from '../../../shared/read-store/read-store.port';
 import { hashApiKey, sameHash } from '../../domain/api-key';
 import { API_KEYS, ApiKeyPrincipal } from '../../projections/accounts.projection';
+import { RecentPrincipals } from '../recent-principals';
 import { Principal, PrincipalByApiKey } from './principal-by-api-key.query';
 
 @QueryHandler(PrincipalByApiKey)
 export class PrincipalByApiKeyHandler implements IQueryHandler<PrincipalByApiKey, Principal | null> {
-  constructor(@Inject(READ_STORE) private readonly reads: ReadStore) {}
+  constructor(
+    @Inject(READ_STORE) private readonly reads: ReadStore,
+    private readonly recent: RecentPrincipals,
+  ) {}
 
   async execute({ key }: PrincipalByApiKey): Promise<Principal | null> {
     const hash = hashApiKey(key);
+    const held = this.recent.find(hash);
+    if (held) return held;
     const found = await this.reads.get<ApiKeyPrincipal>(API_KEYS, hash);
     if (!found || !sameHash(found.keyHash, hash) || found.revoked) return null;
-    return {
+    const principal: Principal = {
       keyId: found.keyId,
       accountId: found.accountId,
       environment: found.environment,
       walletId: found.walletId,
     };
+    this.recent.remember(hash, principal);
+    return principal;
   }
 }
