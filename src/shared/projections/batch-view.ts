@@ -1,5 +1,42 @@
 import type { DocumentIndex, DocumentWrite, ReadStore } from '../read-store/read-store.port';
+import { RecentlyUsed } from '../recently-used';
 import type { ProjectionView } from './projection';
+
+/**
+ * The documents of a projection's own collections as it last committed or read them: most events
+ * update a document the projection wrote a moment before (a message's queued, sent and delivered
+ * states), and reading it back from the store was most of a read model's cost per event. Only
+ * collections the projection owns are held (it is their one writer; others' documents are read
+ * from the store each time); the runner drops everything when the projection resumes from its
+ * stored checkpoint, as another process may have written since.
+ */
+export class CommittedDocuments {
+  private readonly docs: RecentlyUsed<string, unknown>;
+  private readonly owned: ReadonlySet<string>;
+
+  constructor(collections: readonly string[], capacity = 512) {
+    this.owned = new Set(collections);
+    this.docs = new RecentlyUsed(capacity);
+  }
+
+  /** The held document (null: known not to exist), or undefined when it must be read. */
+  find(collection: string, id: string): unknown {
+    return this.owned.has(collection) ? this.docs.get(key(collection, id)) : undefined;
+  }
+
+  remember(collection: string, id: string, doc: unknown): void {
+    if (this.owned.has(collection)) this.docs.set(key(collection, id), doc);
+  }
+
+  /** What a successful commit wrote is what the store now holds. */
+  committed(writes: readonly DocumentWrite[]): void {
+    for (const write of writes) this.remember(write.collection, write.id, write.op === 'put' ? write.doc : null);
+  }
+
+  clear(): void {
+    this.docs.clear();
+  }
+}
 
 /**
  * A projection's writes not committed yet, possibly from several batches: the last write of each
@@ -10,12 +47,20 @@ export class PendingWrites {
   /** Keys first written since the last commit (see ProjectionView.put's `fresh`). */
   private readonly fresh = new Set<string>();
 
-  constructor(private readonly store: ReadStore) {}
+  constructor(
+    private readonly store: ReadStore,
+    private readonly committed?: CommittedDocuments,
+  ) {}
 
   async get<T>(collection: string, id: string): Promise<T | null> {
     const write = this.writes.get(key(collection, id));
     if (write) return write.op === 'put' ? (write.doc as T) : null;
-    return this.store.get<T>(collection, id);
+    if (!this.committed) return this.store.get<T>(collection, id);
+    const held = this.committed.find(collection, id);
+    if (held !== undefined) return held as T | null;
+    const stored = await this.store.get<T>(collection, id);
+    this.committed.remember(collection, id, stored);
+    return stored;
   }
 
   put(collection: string, id: string, doc: unknown, index?: DocumentIndex, fresh = false): void {
@@ -47,8 +92,8 @@ export class BatchView implements ProjectionView {
   private readonly effects: (() => Promise<unknown>)[] = [];
   readonly pending: PendingWrites;
 
-  constructor(store: ReadStore, pending?: PendingWrites) {
-    this.pending = pending ?? new PendingWrites(store);
+  constructor(store: ReadStore, pending?: PendingWrites, committed?: CommittedDocuments) {
+    this.pending = pending ?? new PendingWrites(store, committed);
   }
 
   get<T>(collection: string, id: string): Promise<T | null> {

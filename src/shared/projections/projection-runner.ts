@@ -1,11 +1,13 @@
 import type { EventStore, Subscription } from '../event-store/event-store.port';
 import { StoreUnavailableError } from '../event-store/event-store.port';
 import type { ReadStore } from '../read-store/read-store.port';
-import { BatchView, PendingWrites } from './batch-view';
+import { BatchView, CommittedDocuments, PendingWrites } from './batch-view';
 import type { Projection } from './projection';
 
 interface Running {
   readonly projection: Projection;
+  /** Its own documents as last committed or read (dropped whenever it resumes). */
+  readonly documents: CommittedDocuments;
   subscription: Subscription | null;
   /** Everything up to here is reflected in the read store. */
   reached: bigint;
@@ -97,6 +99,7 @@ export class ProjectionRunner {
       for (const projection of this.projections) {
         const running: Running = {
           projection,
+          documents: new CommittedDocuments(projection.collections),
           subscription: null,
           reached: 0n,
           committed: null,
@@ -233,6 +236,7 @@ export class ProjectionRunner {
     running.pending = null;
     running.pendingTo = null;
     running.caughtUpTo = null;
+    running.documents.clear();
     projection.onResume?.();
     running.subscription = this.events.subscribe({
       after: checkpoint,
@@ -243,7 +247,7 @@ export class ProjectionRunner {
         running.applying = true;
         let view: BatchView;
         try {
-          view = new BatchView(this.store, running.pending ?? undefined);
+          view = new BatchView(this.store, running.pending ?? undefined, running.documents);
           for (const event of events) await projection.apply(event, view);
           await view.runEffects();
         } finally {
@@ -330,6 +334,7 @@ export class ProjectionRunner {
       // events already: then they are dropped and the run resumes from the stored checkpoint.
       if (!(await this.store.commit(name, writes, to, running.committed))) throw new CheckpointMoved(name);
       running.committed = to;
+      running.documents.committed(writes);
       this.advance(running, caughtUpTo !== null && caughtUpTo > to ? caughtUpTo : to);
     })().finally(() => {
       running.committing = null;
