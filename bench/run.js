@@ -8,7 +8,7 @@
  *
  * Options (environment): BENCH_DURATION (seconds per HTTP scenario, default 10),
  * BENCH_CONNECTIONS (64), BENCH_DLR_RATE (sends/s in the OTP scenario, 200),
- * BENCH_DLR_SECONDS (10), BENCH_SUSTAINED_SECONDS (the sustained scenario's measured window,
+ * BENCH_DLR_SECONDS (10), BENCH_OTP_WARMUP_SECONDS (3), BENCH_SUSTAINED_SECONDS (the sustained scenario's measured window,
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
@@ -34,6 +34,8 @@ const SUSTAINED_WARMUP = 10;
 const DRAIN_SECONDS = 5;
 const DRAIN_WATCH_SECONDS = 20;
 const WARMUP = 3;
+/** Seconds of sends at the OTP rate before scenario 7 measures (not counted). */
+const OTP_WARMUP = Number(process.env.BENCH_OTP_WARMUP_SECONDS ?? 3);
 /**
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
@@ -213,7 +215,7 @@ async function seedMerchants(dataDir, count, credits) {
 }
 
 /** Accept-to-DELIVERED from the store: MessageQueued.recorded_at to MessageDelivered.recorded_at. */
-function dlrLatencies(dataDir) {
+function dlrLatencies(dataDir, afterPosition = 0) {
   const Database = require('better-sqlite3');
   const db = new Database(join(dataDir, 'events.db'), { readonly: true });
   try {
@@ -221,9 +223,9 @@ function dlrLatencies(dataDir) {
       .prepare(
         `SELECT q.stream_id AS stream, q.recorded_at AS queued, d.recorded_at AS delivered
            FROM events q LEFT JOIN events d ON d.stream_id = q.stream_id AND d.type = 'MessageDelivered'
-          WHERE q.type = 'MessageQueued'`,
+          WHERE q.type = 'MessageQueued' AND q.position > ?`,
       )
-      .all();
+      .all(afterPosition);
     const latencies = rows.filter((r) => r.delivered).map((r) => Date.parse(r.delivered) - Date.parse(r.queued));
     latencies.sort((a, b) => a - b);
     const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] : null);
@@ -297,16 +299,41 @@ async function onOwnServer(dataDir, merchants, env, scenario) {
 function otpLatency() {
   const dataDir = join(tmpRoot, 'otp');
   return onOwnServer(dataDir, 10, { TEST_DLR_DELAY_MS: '0' }, async (server, keys) => {
-    log(`7/8 OTP latency: ${DLR_RATE} sends/s for ${DLR_SECONDS} s from 16 connections, TEST_DLR_DELAY_MS=0`);
-    const amount = DLR_RATE * DLR_SECONDS;
+    log(`7/8 OTP latency: ${OTP_WARMUP} s of warm-up, then ${DLR_RATE} sends/s for ${DLR_SECONDS} s from 16 connections, TEST_DLR_DELAY_MS=0`);
+    const paced = (seconds) => ({ url: server.url, mode: 'fixed', keys, connections: 16, rate: DLR_RATE, amount: DLR_RATE * seconds });
+    // The first seconds of a fresh server compile its hot paths (V8's optimising compiler runs on
+    // threads of the process): measured alone, as the cold cost, then the steady state.
+    const cpuCold = treeCpuSeconds(server.child.pid);
+    const warm = await measure(server.child.pid, paced(OTP_WARMUP), { script: 'paced-load.js' });
+    await waitForSettlement(dataDir, warm.ok + 1, 30_000);
+    const after = logHead(dataDir);
     const cpuBefore = treeCpuSeconds(server.child.pid);
-    const sends = await measure(server.child.pid, { url: server.url, mode: 'fixed', keys, connections: 16, rate: DLR_RATE, amount }, { script: 'paced-load.js' });
-    // Everything the server does for these messages, request to settlement (+1: the probe).
-    const settleMs = await waitForSettlement(dataDir, sends.ok + 1, 30_000);
+    const sends = await measure(server.child.pid, paced(DLR_SECONDS), { script: 'paced-load.js' });
+    // Everything the server does for these messages, request to settlement.
+    const settleMs = await waitForSettlement(dataDir, warm.ok + 1 + sends.ok, 30_000);
     const cpuAfter = treeCpuSeconds(server.child.pid);
-    const cpuMsPerMessage = cpuBefore === null || cpuAfter === null || sends.ok === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1e5) / sends.ok) / 100;
-    return { rate: DLR_RATE, connections: 16, sends, settled_after_load_ms: settleMs, cpu_ms_per_message: cpuMsPerMessage, ...dlrLatencies(dataDir) };
+    const perMessage = (from, to, n) => (from === null || to === null || n === 0 ? null : Math.round(((to - from) * 1e5) / n) / 100);
+    return {
+      rate: DLR_RATE,
+      connections: 16,
+      sends,
+      settled_after_load_ms: settleMs,
+      cpu_ms_per_message: perMessage(cpuBefore, cpuAfter, sends.ok),
+      warmup: { seconds: OTP_WARMUP, sends: warm.ok, cpu_ms_per_message: perMessage(cpuCold, cpuBefore, warm.ok + 1) },
+      ...dlrLatencies(dataDir, after),
+    };
   });
+}
+
+/** The position of the newest event in a server's log. */
+function logHead(dataDir) {
+  const Database = require('better-sqlite3');
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true });
+  try {
+    return db.prepare('SELECT max(position) AS p FROM events').get().p ?? 0;
+  } finally {
+    db.close();
+  }
 }
 
 /**
@@ -490,7 +517,8 @@ function print(results) {
     out.push(
       `7 OTP latency at ${o.rate} sends/s from ${o.connections} connections (TEST_DLR_DELAY_MS=0): send p50 ${o.sends.p50_ms} ms, p99 ${o.sends.p99_ms} ms, ${o.sends.errors} errors;` +
         ` accept to DELIVERED p50 ${o.p50_ms} ms, p99 ${o.p99_ms} ms, max ${o.max_ms} ms, ${o.delivered}/${o.messages} delivered;` +
-        ` all settled ${o.settled_after_load_ms ?? 'more than 30,000'} ms after the last response; server CPU ${o.cpu_ms_per_message} ms per message`,
+        ` all settled ${o.settled_after_load_ms ?? 'more than 30,000'} ms after the last response; server CPU ${o.cpu_ms_per_message} ms per message` +
+        ` (${o.warmup.cpu_ms_per_message} ms in the ${o.warmup.seconds} s warm-up of the fresh server)`,
     );
   }
   if (ok(u)) {
