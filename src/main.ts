@@ -48,6 +48,7 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, graceMs: number): 
     deadline.unref();
     (async () => {
       await app.getHttpAdapter().close();
+      logger.log('HTTP drained: stopping the background work');
       await app.close();
     })().then(
       // process.exit, not a re-raised signal: a clean stop must not look like a kill to a supervisor.

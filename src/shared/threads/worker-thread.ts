@@ -66,7 +66,8 @@ export class WorkerThread implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.worker) return;
     this.stopping = true;
-    this.bridge.notify('shutdown');
+    // Answered at once; the worker then closes and exits (its answer is not waited for).
+    this.bridge.request('shutdown', null).catch(() => undefined);
     await this.exited;
   }
 }
