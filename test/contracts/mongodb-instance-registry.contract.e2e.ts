@@ -13,8 +13,8 @@ if (!url) {
   skipSuite('InstanceRegistry contract: MongoDB', 'MongoDB contract suite skipped: MONGODB_URL is not set');
 } else {
   // Required here, not imported, so the embedded default never needs the MongoDB driver.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
   const { MongoInstanceRegistry } =
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
     require('../../src/shared/instances/mongodb/mongodb-instance-registry.adapter') as {
       MongoInstanceRegistry: new (url: string, options?: { namespace?: string }) => InstanceRegistry;
     };
