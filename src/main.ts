@@ -5,6 +5,7 @@ import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { AppModule } from './app.module';
 import { configureApp, createFastifyAdapter } from './app.setup';
 import { APP_CONFIG, AppConfig, loadConfig } from './config/app-config';
+import { envInt } from './config/env';
 import { createPino, PinoLoggerService } from './shared/logging/pino-logger.service';
 
 const logger = new Logger('main');
@@ -19,12 +20,47 @@ async function bootstrap(): Promise<void> {
     logger: new PinoLoggerService(createPino(loadConfig())),
   });
   await configureApp(app);
-  // Exit 0 once the graceful shutdown has finished (Nest's default re-raises the signal, so a
-  // clean stop would look like a kill to a supervisor).
-  app.enableShutdownHooks(['SIGTERM', 'SIGINT'], { useProcessExit: true });
+  stopGracefullyOnSignals(app, envInt(process.env, 'SHUTDOWN_GRACE_MS', 10_000));
   const config = app.get<AppConfig>(APP_CONFIG);
   await app.listen(config.port, config.host);
   logger.log(`SMS wallet listening on ${config.publicUrl} (data in ${config.dataDir})`);
+}
+
+/**
+ * SIGTERM (or SIGINT) stops the server in order, and exits 0 once it has: first HTTP stops
+ * accepting (a request that still arrives on an open connection gets 503 with Retry-After) and
+ * the requests in flight finish, so every send answered 200 is recorded; then the application
+ * closes: the dispatcher lets its submissions in flight end and hands its partitions back, the
+ * instance is recorded as stopped, the read models commit their checkpoints, the stores close.
+ * Whatever is still not done after `graceMs` is abandoned as a crash would abandon it (exit 1):
+ * the other instances, or the next start, take it over.
+ */
+function stopGracefullyOnSignals(app: NestFastifyApplication, graceMs: number): void {
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return; // a second signal while draining changes nothing
+    stopping = true;
+    logger.log(`${signal}: stopping (within SHUTDOWN_GRACE_MS, ${graceMs} ms)`);
+    const deadline = setTimeout(() => {
+      logger.error(`not stopped within SHUTDOWN_GRACE_MS (${graceMs} ms): exiting without the rest`);
+      process.exit(1);
+    }, graceMs);
+    deadline.unref();
+    (async () => {
+      await app.getHttpAdapter().close();
+      logger.log('HTTP drained: stopping the background work');
+      await app.close();
+    })().then(
+      // process.exit, not a re-raised signal: a clean stop must not look like a kill to a supervisor.
+      () => process.exit(0),
+      (error: unknown) => {
+        logger.error('the graceful stop failed', (error as Error)?.stack ?? String(error));
+        process.exit(1);
+      },
+    );
+  };
+  process.on('SIGTERM', stop);
+  process.on('SIGINT', stop);
 }
 
 bootstrap().catch((error: unknown) => {

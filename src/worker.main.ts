@@ -17,7 +17,9 @@ async function run(): Promise<void> {
   });
   await app.init();
   const bridge = app.get<ThreadBridge>(THREAD_BRIDGE);
-  bridge.onNotice('shutdown', () => {
+  // A request, not a notice: one that came while this thread was still starting is kept until
+  // the handler is there (a notice would be lost, and the server would wait out its grace).
+  bridge.handle('shutdown', () => {
     void app.close().then(
       () => process.exit(0),
       () => process.exit(1),

@@ -5,6 +5,11 @@ import { AggregateStore } from './event-store/aggregate-store';
 import { createEventStore } from './event-store/create-event-store';
 import { EVENT_STORE, EventStore } from './event-store/event-store.port';
 import { HealthController } from './http/health.controller';
+import { createInstanceRegistry } from './instances/create-instance-registry';
+import { InstanceIdentity } from './instances/instance-identity';
+import { InstanceLiveness } from './instances/instance-liveness.service';
+import { INSTANCE_REGISTRY, InstanceRegistry } from './instances/instance-registry.port';
+import { LIVENESS_OPTIONS, loadLivenessOptions } from './instances/liveness.options';
 import { PerAddressRateLimit, RateLimiter } from './http/rate-limiter';
 import { ProjectionsService } from './projections/projections.service';
 import { RebuildProjectionsHandler } from './projections/rebuild-projections.handler';
@@ -26,6 +31,10 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     { provide: THREAD_BRIDGE, useFactory: createThreadBridge, inject: [APP_CONFIG] },
     { provide: EVENT_STORE, useFactory: createEventStore, inject: [APP_CONFIG] },
     { provide: READ_STORE, useFactory: createReadStore, inject: [APP_CONFIG] },
+    { provide: InstanceIdentity, useFactory: () => new InstanceIdentity() },
+    { provide: INSTANCE_REGISTRY, useFactory: createInstanceRegistry, inject: [APP_CONFIG] },
+    { provide: LIVENESS_OPTIONS, useFactory: () => loadLivenessOptions() },
+    InstanceLiveness,
     {
       provide: AggregateStore,
       useFactory: (events: EventStore) => new AggregateStore(events),
@@ -46,6 +55,8 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     EVENT_STORE,
     READ_STORE,
     AggregateStore,
+    InstanceIdentity,
+    InstanceLiveness,
     ProjectionsService,
     RateLimiter,
     PerAddressRateLimit,
@@ -55,6 +66,7 @@ export class CoreModule implements OnApplicationShutdown {
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(INSTANCE_REGISTRY) private readonly instances: InstanceRegistry,
     @Inject(APP_CONFIG) readonly config: AppConfig,
   ) {}
 
@@ -62,5 +74,6 @@ export class CoreModule implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await this.events.close();
     await this.reads.close();
+    await this.instances.close();
   }
 }

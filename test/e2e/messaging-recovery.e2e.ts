@@ -3,11 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OrphanReaper } from '../../src/messaging/application/message-maintenance.service';
 import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
+import { InstanceLiveness } from '../../src/shared/instances/instance-liveness.service';
+import { INSTANCE_REGISTRY, InstanceRegistry } from '../../src/shared/instances/instance-registry.port';
 import { ProjectionsService } from '../../src/shared/projections/projections.service';
 import { WalletService } from '../../src/wallet/application/wallet.service';
 import { createMerchant } from '../support/merchant';
 import { finalState, SANDBOX, send, settledSmsLeft, smsLeft } from '../support/messaging';
-import { startTestApp } from '../support/test-app';
+import { eventually, startTestApp } from '../support/test-app';
 
 describe('Messaging: crash safety', () => {
   it('a restart between accept and DLR still ends every message terminal with credits settled', async () => {
@@ -76,6 +78,64 @@ describe('Messaging: crash safety', () => {
       ]);
       expect((await events.readStream(`message-${queued.body.id}`))[0].type).toBe('MessageQueued');
       await settledSmsLeft(t, m, 99);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('an orphan reservation of an instance found dead is released at once; a live instance’s waits for the grace', async () => {
+    const t = await startTestApp({ env: { TEST_DLR_DELAY_MS: '600000' } });
+    try {
+      const m = await createMerchant(t);
+      const liveness = t.app.get(InstanceLiveness);
+      const events = t.app.get<EventStore>(EVENT_STORE);
+      // This instance's send, cut between reserve and queue: the reservation names it.
+      await t.app.get(WalletService).reserve(m.wallets.TEST, 'msg_liveOrphanLiveOrph01', 2);
+      const ownReservation = (await events.readStream(`wallet-${m.wallets.TEST}`)).find(
+        (e) => e.type === 'CreditsReserved',
+      );
+      expect(ownReservation?.data).toMatchObject({
+        messageId: 'msg_liveOrphanLiveOrph01',
+        instance: liveness.id,
+      });
+      // Another instance's, which then stopped heartbeating (its last beat a minute ago).
+      const registry = t.app.get<InstanceRegistry>(INSTANCE_REGISTRY);
+      const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+      await registry.beat({
+        id: 'ins_deadDeadDead',
+        host: null,
+        pid: 1,
+        startedAt: minuteAgo,
+        beatAt: minuteAgo,
+      });
+      await events.append(
+        `wallet-${m.wallets.TEST}`,
+        [
+          {
+            type: 'CreditsReserved',
+            data: {
+              messageId: 'msg_deadOrphanDeadOrph01',
+              sms: 3,
+              reservedAt: new Date().toISOString(),
+              instance: 'ins_deadDeadDead',
+            },
+          },
+        ],
+        'any',
+      );
+      t.app.get(WalletService).forgetCache();
+      // Found dead at the next heartbeat, and its reservation released then, long before the 2 min grace.
+      await eventually(
+        async () => {
+          const [first] = await events.readStream('message-msg_deadOrphanDeadOrph01', { limit: 1 });
+          return first?.type === 'MessageRejected' ? true : undefined;
+        },
+        30_000,
+        'the dead instance’s orphan to be rejected',
+      );
+      expect(liveness.isDead('ins_deadDeadDead')).toBe(true);
+      await settledSmsLeft(t, m, 98);
+      expect(await events.readStream('message-msg_liveOrphanLiveOrph01')).toEqual([]);
     } finally {
       await t.close();
     }

@@ -40,6 +40,11 @@ export interface ServerOptions {
   /** Defaults to `<dataDir>/server.log`; every start appends to it. */
   readonly logFile?: string;
   readonly readyTimeoutMs?: number;
+  /**
+   * Runs the built server (`dist/main.js`, as `npm start` does; call ensureBuilt() first)
+   * instead of src/ under ts-node, whose threads each compile the whole app again at start.
+   */
+  readonly built?: boolean;
 }
 
 const started = new Set<ChildProcess>();
@@ -54,7 +59,9 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   writeSync(fd, `\n==== starting server on port ${port} at ${new Date().toISOString()} ====\n`);
   const child = spawn(
     process.execPath,
-    ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/main.ts')],
+    options.built
+      ? ['--max-old-space-size=256', join(ROOT, 'dist/main.js')]
+      : ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/main.ts')],
     {
       cwd: ROOT,
       env: {
@@ -119,6 +126,22 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
       return status === null;
     },
   };
+}
+
+/** Builds dist/ (`npm run build`) unless it is up to date with src/; builds that start together take turns. */
+export async function ensureBuilt(): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { staleReason } = require('../../scripts/build-stamp') as {
+    staleReason(root: string): string | null;
+  };
+  if (!staleReason(ROOT)) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { runProcess } = require('./run-process') as typeof import('./run-process');
+  const build = await runProcess(process.execPath, [join(ROOT, 'scripts/build.js')], { cwd: ROOT });
+  if (build.code !== 0)
+    throw new Error(`npm run build failed:
+${build.stdout}
+${build.stderr}`);
 }
 
 /** SIGKILLs every server this module started that is still running (for afterAll). */

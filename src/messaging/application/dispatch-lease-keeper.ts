@@ -43,6 +43,10 @@ export class DispatchLeaseKeeper {
       readonly acquired: (partitions: readonly number[]) => void;
       /** Partitions this process is still submitting messages of (kept even beyond its share). */
       readonly busy: () => ReadonlySet<number>;
+      /** Holders known dead (InstanceLiveness): their partitions are taken at once. */
+      readonly dead?: () => ReadonlySet<string>;
+      /** False when this process's own heartbeat is late: the others may soon take its partitions. */
+      readonly fresh?: () => boolean;
       readonly logger: Pick<Logger, 'warn'>;
     },
   ) {}
@@ -72,7 +76,17 @@ export class DispatchLeaseKeeper {
 
   /** True when a submission of this partition's messages may start now. */
   holds(partition: number): boolean {
-    return this.held.has(partition) && this.clock.now().getTime() < this.until - this.options.marginMs;
+    return (
+      this.held.has(partition) &&
+      this.clock.now().getTime() < this.until - this.options.marginMs &&
+      (this.events.fresh?.() ?? true)
+    );
+  }
+
+  /** Renews now (after the one under way): a holder was found dead and its partitions are free. */
+  renewSoon(): void {
+    if (this.stopped) return;
+    void this.renewNow();
   }
 
   /** When this process took the partition (epoch ms), undefined if it does not hold it. */
@@ -94,8 +108,12 @@ export class DispatchLeaseKeeper {
   }
 
   private renewNow(): Promise<void> {
-    this.renewing = this.renewOnce().catch((error) =>
-      this.events.logger.warn(`renewing the dispatch leases failed; retried next round: ${String(error)}`),
+    // One renewal at a time: each is decided on the stream as the one before it left it.
+    const previous = this.renewing ?? Promise.resolve();
+    this.renewing = previous.then(() =>
+      this.renewOnce().catch((error) =>
+        this.events.logger.warn(`renewing the dispatch leases failed; retried next round: ${String(error)}`),
+      ),
     );
     return this.renewing;
   }
@@ -112,6 +130,7 @@ export class DispatchLeaseKeeper {
           leaseMs: this.options.leaseMs,
           now,
           busy: this.events.busy(),
+          dead: this.events.dead?.(),
         }),
       { snapshots: dispatchLeasesSnapshots },
     );

@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { hostname } from 'node:os';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import { randomToken } from '../../shared/ids';
+import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
 import { type DispatchBacklog, MessageMetrics } from '../../shared/metrics/message.metrics';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
@@ -63,9 +63,8 @@ interface Hinted {
  */
 @Injectable()
 export class MessageDispatcher {
-  readonly dispatcherId = `dsp_${hostname()
-    .replace(/[^A-Za-z0-9]/g, '')
-    .slice(0, 20)}_${process.pid}_${randomToken(6)}`;
+  /** The lease holder: this process's instance (its heartbeat says whether it lives). */
+  readonly dispatcherId: string;
   private readonly logger = new Logger('dispatcher');
   private running = false;
   private readonly queued = new Map<string, Hinted>();
@@ -82,7 +81,10 @@ export class MessageDispatcher {
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly submissions: RecentSubmissions,
     private readonly metrics: MessageMetrics,
+    /** Absent only where a test runs several dispatchers in one process without heartbeats. */
+    liveness?: InstanceLiveness,
   ) {
+    this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
     this.leases = new DispatchLeaseKeeper(
       aggregates,
       clock,
@@ -97,9 +99,13 @@ export class MessageDispatcher {
       {
         acquired: (partitions) => void this.pollPartitions(partitions),
         busy: () => new Set([...this.inFlight.keys()].map((id) => this.partitionOf(id))),
+        dead: liveness && (() => liveness.deadInstances()),
+        fresh: liveness && (() => liveness.fresh()),
         logger: this.logger,
       },
     );
+    // An instance found dead frees the partitions it held: take them now, not at the next renewal.
+    liveness?.onDeaths(() => this.leases.renewSoon());
   }
 
   async start(): Promise<void> {
@@ -228,6 +234,8 @@ export class MessageDispatcher {
       return;
     }
     const message = ready.value;
+    // Reading the state took a while: still this process's partition, and its heartbeat fresh?
+    if (!this.leases.holds(this.partitionOf(messageId))) return;
     const result = await this.submit(message);
     const recording = this.aggregates.handle(stream, messageDecider, (s) =>
       recordSubmitResult(s, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { ConcurrencyError, EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
 import { MessageMetrics } from '../../shared/metrics/message.metrics';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { WalletService } from '../../wallet/application/wallet.service';
@@ -48,9 +49,10 @@ export class ExpirySweeper {
 }
 
 /**
- * Finds reservations whose send crashed between reserving and queuing. For each older than the
- * grace period it appends MessageRejected at no_stream (if the send queued after all, that append
- * loses and the message is left alone), then releases the reservation.
+ * Finds reservations whose send crashed between reserving and queuing. For each made by an
+ * instance now known dead (its heartbeat stopped), or older than the grace period whoever made
+ * it, it appends MessageRejected at no_stream (if the send queued after all, that append loses
+ * and the message is left alone), then releases the reservation.
  */
 @Injectable()
 export class OrphanReaper {
@@ -62,6 +64,7 @@ export class OrphanReaper {
     private readonly wallets: WalletService,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
+    private readonly liveness: InstanceLiveness,
   ) {}
 
   async runOnce(now: Date = this.clock.now()): Promise<string[]> {
@@ -72,7 +75,9 @@ export class OrphanReaper {
     });
     const reaped: string[] = [];
     for (const r of candidates) {
-      if (Date.parse(r.reservedAt) > now.getTime() - this.options.orphanGraceMs) break;
+      const pastGrace = Date.parse(r.reservedAt) <= now.getTime() - this.options.orphanGraceMs;
+      // A live instance's send may still queue its message: only the grace bounds its wait.
+      if (!pastGrace && !(r.instance !== undefined && this.liveness.isDead(r.instance))) continue;
       const stream = messageStream(r.messageId);
       const [first] = await this.events.readStream(stream, { limit: 1 });
       if (first && first.type !== 'MessageRejected') continue; // queued: it settles the normal way

@@ -1,9 +1,11 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
+import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
 import { MESSAGES_PROJECTION } from '../projections/messages.projection';
+import { UNQUEUED_RESERVATIONS_PROJECTION } from '../projections/open-reservations.projection';
 import { DeliveryReceipts } from './delivery-receipts.service';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './message-maintenance.service';
 import { MessageDispatcher } from './message-dispatcher.service';
@@ -19,6 +21,7 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
   private readonly timers: NodeJS.Timeout[] = [];
   private running = false;
   private readonly busy = new Set<string>();
+  private readonly rerun = new Set<string>();
 
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -30,6 +33,7 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
     private readonly reaper: OrphanReaper,
     private readonly resume: TestCarrierResume,
     private readonly projections: ProjectionsService,
+    private readonly liveness: InstanceLiveness,
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
@@ -42,9 +46,22 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
         this.logger.error(`carrier ${carrier.name} did not start`, (error as Error)?.stack);
       }
     }
+    // The heartbeat first: the dispatcher's first renewal already takes a dead instance's partitions.
+    await this.liveness.start();
     await this.dispatcher.start();
     this.every('expiry', this.options.expirySweepMs, () => this.expiry.runOnce());
     this.every('orphans', this.options.orphanSweepMs, () => this.reaper.runOnce());
+    // A dead instance's reservations are released at once: when it is found dead, and at start-up
+    // (a predecessor that crashed), once the reservations' read model has caught up.
+    this.liveness.onDeaths(() => void this.guarded('orphans', () => this.reaper.runOnce(), { again: true }));
+    const reap = setTimeout(() => {
+      void this.guarded('orphans', async () => {
+        await this.projections.catchUp([UNQUEUED_RESERVATIONS_PROJECTION]);
+        await this.reaper.runOnce();
+      });
+    }, 0);
+    reap.unref?.();
+    this.timers.push(reap);
     // First pass after the message read model caught up: receipts lost to a restart are re-scheduled.
     const first = setTimeout(() => {
       void this.guarded('test-resume', async () => {
@@ -63,7 +80,10 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
     if (!this.running) return;
     this.running = false;
     for (const timer of this.timers) clearTimeout(timer);
+    // Submissions in flight end and the partitions are handed back; then this instance is
+    // recorded as stopped, so nothing it made waits for its heartbeat to age.
     await this.dispatcher.stop();
+    await this.liveness.stop({ clean: true });
     for (const carrier of this.carriers.all()) {
       try {
         await carrier.stop();
@@ -80,9 +100,20 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
     this.timers.push(timer);
   }
 
-  /** One run of a task at a time; a failure is logged and the next tick tries again. */
-  private async guarded(name: string, task: () => Promise<unknown>): Promise<void> {
-    if (!this.running || this.busy.has(name)) return;
+  /**
+   * One run of a task at a time; a failure is logged and the next tick tries again. `again`: if
+   * a run is under way, one more follows it (it may have looked before what calls for this one).
+   */
+  private async guarded(
+    name: string,
+    task: () => Promise<unknown>,
+    { again = false }: { again?: boolean } = {},
+  ): Promise<void> {
+    if (!this.running) return;
+    if (this.busy.has(name)) {
+      if (again) this.rerun.add(name);
+      return;
+    }
     this.busy.add(name);
     try {
       await task();
@@ -91,5 +122,6 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
     } finally {
       this.busy.delete(name);
     }
+    if (this.rerun.delete(name)) await this.guarded(name, task);
   }
 }

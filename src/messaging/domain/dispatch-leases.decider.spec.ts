@@ -23,13 +23,20 @@ const renewed = (
   data: { holder, partitions, until: at(atMs + leaseMs).toISOString(), at: at(atMs).toISOString() },
 });
 /** What a renewal gives `holder` at `atMs`. */
-function grant(events: DispatchLeaseEvent[], holder: string, atMs: number, busy: number[] = []): number[] {
+function grant(
+  events: DispatchLeaseEvent[],
+  holder: string,
+  atMs: number,
+  busy: number[] = [],
+  dead: string[] = [],
+): number[] {
   const decision = renew(given(...events), {
     holder,
     partitionCount: 8,
     leaseMs: LEASE,
     now: at(atMs),
     busy: new Set(busy),
+    dead: new Set(dead),
   });
   if (!decision.ok) throw new Error('renewals are never refused');
   return [...decision.value[0].data.partitions];
@@ -56,6 +63,15 @@ describe('dispatch leases', () => {
     const history = [renewed('a', [0, 1, 2, 3], 0), renewed('b', [4, 5, 6, 7], 0)];
     expect(grant(history, 'b', 14_000)).toEqual([4, 5, 6, 7]); // a is still alive
     expect(grant(history, 'b', 15_001)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+  });
+
+  it('a holder known dead (its heartbeat stopped) loses its partitions at once, lease or not', () => {
+    const history = [renewed('a', [0, 1, 2, 3], 0), renewed('b', [4, 5, 6, 7], 0)];
+    expect(grant(history, 'b', 1_000, [], ['a'])).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    // Only the dead one's: a live holder's partitions stay with it.
+    const three = [...history, renewed('c', [], 500)];
+    expect(grant(three, 'c', 1_000, [], ['a'])).toEqual([0, 1, 2, 3]);
+    expect(grant(three, 'c', 1_000, [], ['x'])).toEqual([]);
   });
 
   it('a released partition is free at once for the others', () => {

@@ -61,18 +61,27 @@ export interface RenewLeases {
   readonly now: Date;
   /** Partitions this holder is still submitting messages of: kept even beyond its share. */
   readonly busy: ReadonlySet<number>;
+  /**
+   * Holders known dead (their instance's heartbeat stopped): their partitions are free now,
+   * whatever their leases say. A holder not named here is alive until its lease runs out.
+   */
+  readonly dead?: ReadonlySet<string>;
 }
 
 /**
  * A holder's renewal: it keeps its partitions up to its fair share of them (all partitions over
  * the holders alive, itself included), takes free or run-out ones up to that share, and lets the
- * rest go for the others to take at their next renewal. Never refused: a renewal that gets
- * nothing still says the holder is alive, so the others make room for it.
+ * rest go for the others to take at their next renewal. The partitions of a holder known dead
+ * are free at once. Never refused: a renewal that gets nothing still says the holder is alive,
+ * so the others make room for it.
  */
 export function renew(state: DispatchLeases, cmd: RenewLeases): Result<DispatchLeaseEvent[], never> {
   const now = cmd.now.getTime();
   const alive = (until: string) => Date.parse(until) > now;
-  const live = new Set([...state.holders].filter(([, until]) => alive(until)).map(([holder]) => holder));
+  const dead = cmd.dead ?? new Set<string>();
+  const live = new Set(
+    [...state.holders].filter(([holder, until]) => alive(until) && !dead.has(holder)).map(([holder]) => holder),
+  );
   live.add(cmd.holder);
   const share = Math.ceil(cmd.partitionCount / live.size);
   const mine: number[] = [];

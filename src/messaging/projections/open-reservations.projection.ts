@@ -9,15 +9,18 @@ import type { WalletEvent } from '../../wallet/domain/wallet.events';
  */
 export const UNQUEUED_RESERVATIONS = 'message-unqueued-reservations';
 export const UNQUEUED_PARTITION = 'open';
+export const UNQUEUED_RESERVATIONS_PROJECTION = 'message-unqueued-reservations';
 
 export interface UnqueuedReservation {
   readonly messageId: string;
   readonly walletId: string;
   readonly reservedAt: string;
+  /** The instance whose send made it (absent on reservations recorded before instances were). */
+  readonly instance?: string;
 }
 
 export const unqueuedReservationsProjection: Projection = {
-  name: 'message-unqueued-reservations',
+  name: UNQUEUED_RESERVATIONS_PROJECTION,
   collections: [UNQUEUED_RESERVATIONS],
   // Not ReservationCaptured: only a delivered message is captured, and it was queued long before.
   filter: {
@@ -32,6 +35,7 @@ export const unqueuedReservationsProjection: Projection = {
         messageId: data.messageId,
         walletId: recorded.streamId.slice('wallet-'.length),
         reservedAt: data.reservedAt,
+        ...(data.instance ? { instance: data.instance } : {}),
       };
       // Fresh: a send reserves and queues in one append where the store can, so the delete for
       // its MessageQueued usually comes in the same batch and nothing is written at all.

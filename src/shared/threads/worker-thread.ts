@@ -8,6 +8,7 @@ import {
 import { extname, join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { InstanceIdentity } from '../instances/instance-identity';
 import { THREAD_BRIDGE, ThreadBridge } from './thread-bridge';
 
 /** The worker's heap: its read models' and process managers' caches, bounded (RecentlyUsed). */
@@ -30,6 +31,7 @@ export class WorkerThread implements OnApplicationBootstrap, BeforeApplicationSh
   constructor(
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(THREAD_BRIDGE) private readonly bridge: ThreadBridge,
+    private readonly instance: InstanceIdentity,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -39,6 +41,8 @@ export class WorkerThread implements OnApplicationBootstrap, BeforeApplicationSh
     const entry = join(__dirname, '..', '..', `worker.main${extname(__filename)}`);
     const worker = new Worker(entry, {
       env: { ...process.env, THREAD_ROLE: 'worker' },
+      // One instance per process: the worker's dispatch leases and heartbeat are this thread's too.
+      workerData: { instanceId: this.instance.id },
       resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
     });
     this.worker = worker;
@@ -62,7 +66,8 @@ export class WorkerThread implements OnApplicationBootstrap, BeforeApplicationSh
   async beforeApplicationShutdown(): Promise<void> {
     if (!this.worker) return;
     this.stopping = true;
-    this.bridge.notify('shutdown');
+    // Answered at once; the worker then closes and exits (its answer is not waited for).
+    this.bridge.request('shutdown', null).catch(() => undefined);
     await this.exited;
   }
 }

@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore, StreamAppend } from '../../shared/event-store/event-store.port';
+import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { THREAD_BRIDGE, ThreadBridge } from '../../shared/threads/thread-bridge';
 import * as wallet from '../domain/wallet.decider';
 import { CreditSource, Environment, walletStream } from '../domain/wallet.events';
@@ -35,6 +36,7 @@ export class WalletService {
     @Inject(CLOCK) clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
     @Inject(THREAD_BRIDGE) bridge: ThreadBridge,
+    private readonly instance: InstanceIdentity,
   ) {
     if (config.threadRole === 'worker') {
       this.executor = new RemoteWalletCommands(bridge);
@@ -68,7 +70,11 @@ export class WalletService {
    * without it.
    */
   reserve(walletId: string, messageId: string, sms: number, message?: StreamAppend): Promise<WalletResult> {
-    return this.executor.execute(walletId, { type: 'ReserveCredits', messageId, sms }, message);
+    return this.executor.execute(
+      walletId,
+      { type: 'ReserveCredits', messageId, sms, instance: this.instance.id },
+      message,
+    );
   }
 
   capture(walletId: string, messageId: string): Promise<WalletResult> {

@@ -24,7 +24,13 @@ export type WalletCommand =
       readonly sms: number;
       readonly reason: string;
     }
-  | { readonly type: 'ReserveCredits'; readonly messageId: string; readonly sms: number }
+  | {
+      readonly type: 'ReserveCredits';
+      readonly messageId: string;
+      readonly sms: number;
+      /** The server instance making the send (recorded on the reservation). */
+      readonly instance?: string;
+    }
   | { readonly type: 'CaptureReservation'; readonly messageId: string }
   | { readonly type: 'ReleaseReservation'; readonly messageId: string; readonly reason: string };
 

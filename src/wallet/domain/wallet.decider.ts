@@ -223,7 +223,10 @@ export function addCredits(
   ]);
 }
 
-export function reserve(w: Wallet, cmd: { messageId: string; sms: number; now: Date }): Decision {
+export function reserve(
+  w: Wallet,
+  cmd: { messageId: string; sms: number; now: Date; instance?: string },
+): Decision {
   if (w.walletId === null) return err(walletMissing());
   if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0) return err(badAmount('sms'));
   if (w.reserved.has(cmd.messageId)) return ok([]); // already reserved for this message
@@ -231,7 +234,12 @@ export function reserve(w: Wallet, cmd: { messageId: string; sms: number; now: D
   return ok([
     {
       type: 'CreditsReserved',
-      data: { messageId: cmd.messageId, sms: cmd.sms, reservedAt: cmd.now.toISOString() },
+      data: {
+        messageId: cmd.messageId,
+        sms: cmd.sms,
+        reservedAt: cmd.now.toISOString(),
+        ...(cmd.instance ? { instance: cmd.instance } : {}),
+      },
     },
   ]);
 }

@@ -15,7 +15,16 @@ export type CreditsAdded = DomainEvent<
 >;
 export type CreditsReserved = DomainEvent<
   'CreditsReserved',
-  { messageId: string; sms: number; reservedAt: string }
+  {
+    messageId: string;
+    sms: number;
+    reservedAt: string;
+    /**
+     * The server instance whose send reserved (absent before instances were recorded): if it
+     * dies before the message is queued, the reservation is released at once, not after a grace.
+     */
+    instance?: string;
+  }
 >;
 export type ReservationCaptured = DomainEvent<'ReservationCaptured', { messageId: string; sms: number }>;
 export type ReservationReleased = DomainEvent<
