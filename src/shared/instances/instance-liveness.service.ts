@@ -110,6 +110,10 @@ export class InstanceLiveness {
 
   private async beatAndLook(): Promise<void> {
     const at = this.clock.now();
+    // A round that comes late means this process was held up (a busy machine, a long pause):
+    // the others' heartbeats may have waited for the same reason, so none is judged dead by its
+    // age this round; stopped instances and vanished pids still are.
+    const late = this.lastBeat > 0 && at.getTime() - this.lastBeat > this.options.deadAfterMs / 2;
     try {
       await this.registry.beat({
         id: this.id,
@@ -135,7 +139,7 @@ export class InstanceLiveness {
       records.filter((r) => r.id !== this.id),
       {
         now: this.clock.now(),
-        deadAfterMs: this.options.deadAfterMs,
+        deadAfterMs: late ? Number.POSITIVE_INFINITY : this.options.deadAfterMs,
         host: this.identity.host,
         running: processRunning,
       },
