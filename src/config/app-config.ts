@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import defaultPackages from './packages.json';
 import { checkStoreNamespace } from '../shared/store-namespace';
-import { Env, envInt } from './env';
+import { Env, envFlag, envInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -62,6 +62,11 @@ export interface AppConfig {
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
   readonly logFormat: 'json' | 'pretty';
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true (local development only): webhook endpoints may reach
+   * loopback, private and link-local addresses. Off, every endpoint reaches public addresses only.
+   */
+  readonly webhookAllowPrivateAddresses: boolean;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset, it is open. */
   readonly metricsToken: string | null;
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
@@ -116,6 +121,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     metricsToken: env.METRICS_TOKEN || null,
+    webhookAllowPrivateAddresses: envFlag(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
     backgroundThreads: env.BACKGROUND_THREADS !== 'off',
     threadRole: threadRole(env.THREAD_ROLE),

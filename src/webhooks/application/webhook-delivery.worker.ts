@@ -154,7 +154,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         'user-agent': 'sms-wallet-webhooks/1.0',
         'sms-signature': signatureHeader(endpoint.secret, body, startedAt),
       },
-      publicOnly: endpoint.environment === 'LIVE',
+      publicOnly: !this.config.webhookAllowPrivateAddresses,
       timeoutMs: this.options.timeoutMs,
       signal: this.abort.signal,
     });
