@@ -62,7 +62,11 @@ async function startApp(allowPrivate: boolean, resolver: HostResolver): Promise<
   return startTestApp({
     env: { TEST_DLR_DELAY_MS: '30', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: String(allowPrivate) },
     override: (b) =>
-      b.overrideProvider(WEBHOOK_OPTIONS).useValue(fastOptions).overrideProvider(HOST_RESOLVER).useValue(resolver),
+      b
+        .overrideProvider(WEBHOOK_OPTIONS)
+        .useValue(fastOptions)
+        .overrideProvider(HOST_RESOLVER)
+        .useValue(resolver),
   });
 }
 
@@ -128,7 +132,9 @@ describe('Webhook SSRF', () => {
       // Two refused attempts: the delivery is retried, and each retry is refused again.
       const refused = await eventually(
         async () => {
-          const failed = (await outcomes(t, created.body.id)).filter((o) => o.type === 'WebhookDeliveryFailed');
+          const failed = (await outcomes(t, created.body.id)).filter(
+            (o) => o.type === 'WebhookDeliveryFailed',
+          );
           return failed.length >= 2 ? failed : undefined;
         },
         30_000,

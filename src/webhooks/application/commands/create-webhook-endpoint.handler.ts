@@ -47,14 +47,8 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
       const problem = await this.guard.check(hostOf(url));
       if (problem) throw invalid('invalid_url', `Webhook endpoints must be public: ${problem}`, 'url');
     }
-    const existing = await this.endpoints.ofWallet(owner.walletId);
-    if (existing.length >= this.options.maxEndpointsPerWallet) {
-      throw invalid(
-        'too_many_endpoints',
-        `A wallet has at most ${this.options.maxEndpointsPerWallet} webhook endpoints; delete one first`,
-      );
-    }
     const id = newId('we');
+    await this.endpoints.takeSlot(owner.walletId, id, this.options.maxEndpointsPerWallet);
     const data = {
       endpointId: id,
       walletId: owner.walletId,
@@ -65,11 +59,13 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
       secret: `whsec_${randomToken(32)}`,
       createdAt: this.clock.now().toISOString(),
     };
-    const handled = unwrap(
-      await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) =>
-        endpoint.create(s, data),
-      ),
-    );
+    const handled = await this.aggregates
+      .handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) => endpoint.create(s, data))
+      .then(unwrap)
+      .catch(async (error: unknown) => {
+        await this.endpoints.freeSlot(owner.walletId, id, 'creation failed').catch(() => undefined);
+        throw error;
+      });
     await this.projections.waitFor(handled.position, [WEBHOOK_ENDPOINTS_PROJECTION]);
     return {
       id,
