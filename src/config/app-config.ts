@@ -57,6 +57,11 @@ export interface AppConfig {
   readonly carrierUrls: Readonly<Record<string, string>>;
   readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string };
   readonly checkoutTtlMs: number;
+  /**
+   * How long the provider's answer about one checkout's payment is reused by the hosted pages'
+   * return and decline routes (no sign-in), so they cannot hammer the provider with our key.
+   */
+  readonly paymentVerifyCacheMs: number;
   /** Signs console session cookies; random per process when unset (sessions end on restart). */
   readonly sessionSecret: string | null;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
@@ -117,6 +122,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
       baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
     },
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
+    paymentVerifyCacheMs: envInt(env, 'PAYMENT_VERIFY_CACHE_MS', 5_000),
     sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
