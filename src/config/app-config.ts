@@ -51,7 +51,18 @@ export interface AppConfig {
   readonly storeNamespace: string;
   readonly testDlrDelayMs: number;
   readonly messageValidityMs: { readonly TEST: number; readonly LIVE: number };
-  readonly rateLimits: { readonly perKey: RateLimit; readonly perAddress: RateLimit };
+  /**
+   * `perTestKey` is the lower limit of TEST keys (free, so no trust boundary); `signUpsPerHour`
+   * throttles console sign-ups per client address.
+   */
+  readonly rateLimits: {
+    readonly perKey: RateLimit;
+    readonly perTestKey: RateLimit;
+    readonly perAddress: RateLimit;
+    readonly signUpsPerHour: number;
+  };
+  /** Messages one TEST wallet may send per UTC day (0: no limit). */
+  readonly testDailyMessageQuota: number;
   readonly packages: readonly CreditPackage[];
   /** `CARRIER_<NAME>_URL` connections for LIVE sends, by carrier name in upper case. */
   readonly carrierUrls: Readonly<Record<string, string>>;
@@ -110,11 +121,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
         perSecond: envInt(env, 'RATE_LIMIT_PER_KEY_RPS', 200),
         burst: envInt(env, 'RATE_LIMIT_PER_KEY_BURST', 500),
       },
+      perTestKey: {
+        perSecond: envInt(env, 'RATE_LIMIT_PER_TEST_KEY_RPS', 20),
+        burst: envInt(env, 'RATE_LIMIT_PER_TEST_KEY_BURST', 50),
+      },
       perAddress: {
         perSecond: envInt(env, 'RATE_LIMIT_PER_ADDRESS_RPS', 20),
         burst: envInt(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
       },
+      signUpsPerHour: envInt(env, 'SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR', 10),
     },
+    testDailyMessageQuota: envInt(env, 'TEST_DAILY_MESSAGE_QUOTA', 1000),
     packages: env.PACKAGES_FILE ? parsePackages(readFileSync(env.PACKAGES_FILE, 'utf8')) : defaultPackages,
     carrierUrls: carrierUrls(env),
     paystack: {
