@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createMerchant } from '../support/merchant';
 import { SANDBOX, send } from '../support/messaging';
-import { eventually, startTestApp, TestApp, TestAppOptions, type TestResponse } from '../support/test-app';
+import { eventually, expectRateLimited, startTestApp, TestApp, TestAppOptions } from '../support/test-app';
 
 /**
  * Free TEST traffic (docs/security.md, "Attacks tried"): a free account's TEST key sends to the
@@ -11,21 +11,6 @@ import { eventually, startTestApp, TestApp, TestAppOptions, type TestResponse } 
  * keys get a lower rate limit and a daily message quota (which survives a restart), and
  * console sign-ups are throttled per address.
  */
-
-function expectRateLimited(response: TestResponse) {
-  expect(response.status).toBe(429);
-  const retryAfter = Number(response.headers.get('retry-after'));
-  expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
-  expect(response.body).toEqual({
-    error: {
-      type: 'rate_limit_error',
-      code: 'rate_limited',
-      message: expect.any(String),
-      request_id: response.headers.get('x-request-id'),
-    },
-  });
-  return retryAfter;
-}
 
 describe('TEST traffic limits', () => {
   it('TEST keys have a lower rate limit than LIVE keys', async () => {

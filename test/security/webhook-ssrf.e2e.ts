@@ -70,6 +70,17 @@ async function startApp(allowPrivate: boolean, resolver: HostResolver): Promise<
   });
 }
 
+/** A TEST endpoint at hooks.rebind.example (on the listener's port), then a message to report. */
+async function endpointAtRebindingName(t: TestApp, port: number) {
+  const m = await createMerchant(t);
+  const created = await t.request('POST', '/v1/webhook_endpoints', {
+    key: m.testKey,
+    body: { url: `http://hooks.rebind.example:${port}/hooks`, events: ['message.delivered'] },
+  });
+  if (created.status === 200) expect((await send(t, m.testKey, { to: SANDBOX.delivered })).status).toBe(200);
+  return created;
+}
+
 /** The outcomes the worker recorded for an endpoint's deliveries. */
 async function outcomes(t: TestApp, endpointId: string) {
   const events = await t.app.get<EventStore>(EVENT_STORE).readStream(webhookDeliveriesStream(endpointId));
@@ -122,13 +133,8 @@ describe('Webhook SSRF', () => {
     const resolver = new RebindingResolver();
     const t = await startApp(false, resolver);
     try {
-      const m = await createMerchant(t);
-      const created = await t.request('POST', '/v1/webhook_endpoints', {
-        key: m.testKey,
-        body: { url: `http://hooks.rebind.example:${listener.port}/hooks`, events: ['message.delivered'] },
-      });
+      const created = await endpointAtRebindingName(t, listener.port);
       expect(created.status).toBe(200); // public when created
-      await send(t, m.testKey, { to: SANDBOX.delivered });
       // Two refused attempts: the delivery is retried, and each retry is refused again.
       const refused = await eventually(
         async () => {
@@ -153,13 +159,8 @@ describe('Webhook SSRF', () => {
     const listener = await countingListener();
     const t = await startApp(true, new RebindingResolver('127.0.0.1'));
     try {
-      const m = await createMerchant(t);
-      const created = await t.request('POST', '/v1/webhook_endpoints', {
-        key: m.testKey,
-        body: { url: `http://hooks.rebind.example:${listener.port}/hooks`, events: ['message.delivered'] },
-      });
+      const created = await endpointAtRebindingName(t, listener.port);
       expect(created.status).toBe(200);
-      await send(t, m.testKey, { to: SANDBOX.delivered });
       await eventually(
         async () =>
           (await outcomes(t, created.body.id)).some((o) => o.type === 'WebhookDeliverySucceeded')

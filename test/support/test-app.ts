@@ -183,3 +183,19 @@ export function expectError(response: TestResponse, status: number, code?: strin
   expect(response.headers.get('x-request-id')).toBe(response.body.error.request_id);
   return response.body.error;
 }
+
+/** Asserts API.md's 429: `rate_limit_error` / `rate_limited` with a whole `Retry-After`; returns it. */
+export function expectRateLimited(response: TestResponse): number {
+  expect(response.status).toBe(429);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+  expect(response.body).toEqual({
+    error: {
+      type: 'rate_limit_error',
+      code: 'rate_limited',
+      message: expect.any(String),
+      request_id: response.headers.get('x-request-id'),
+    },
+  });
+  return retryAfter;
+}
