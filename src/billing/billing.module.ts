@@ -4,7 +4,7 @@ import { AggregateStore } from '../shared/event-store/aggregate-store';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletModule } from '../wallet/wallet.module';
 import { createPaymentProviders } from './adapters/payment-providers';
-import { checkoutPaymentProcess } from './application/checkout-payment.process';
+import { checkoutPaymentProcess, checkoutRefundProcess } from './application/checkout-payment.process';
 import { CheckoutExpirySweeper } from './application/checkout-expiry.sweeper';
 import { CheckoutPayments } from './application/checkout-payments.service';
 import { AcceptPaystackWebhookHandler } from './application/commands/accept-paystack-webhook.handler';
@@ -70,6 +70,10 @@ export class BillingModule {
     payments: CheckoutPayments,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
-    projections.register(checkoutsProjection(config.publicUrl), checkoutPaymentProcess(payments));
+    projections.register(
+      checkoutsProjection(config.publicUrl),
+      checkoutPaymentProcess(payments),
+      checkoutRefundProcess(payments),
+    );
   }
 }

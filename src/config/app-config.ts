@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import defaultPackages from './packages.json';
 import { checkStoreNamespace } from '../shared/store-namespace';
-import { Env, envInt } from './env';
+import { Env, envFlag, envInt } from './env';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -51,17 +51,38 @@ export interface AppConfig {
   readonly storeNamespace: string;
   readonly testDlrDelayMs: number;
   readonly messageValidityMs: { readonly TEST: number; readonly LIVE: number };
-  readonly rateLimits: { readonly perKey: RateLimit; readonly perAddress: RateLimit };
+  /**
+   * `perTestKey` is the lower limit of TEST keys (free, so no trust boundary); `signUpsPerHour`
+   * throttles console sign-ups per client address.
+   */
+  readonly rateLimits: {
+    readonly perKey: RateLimit;
+    readonly perTestKey: RateLimit;
+    readonly perAddress: RateLimit;
+    readonly signUpsPerHour: number;
+  };
+  /** Messages one TEST wallet may send per UTC day (0: no limit). */
+  readonly testDailyMessageQuota: number;
   readonly packages: readonly CreditPackage[];
   /** `CARRIER_<NAME>_URL` connections for LIVE sends, by carrier name in upper case. */
   readonly carrierUrls: Readonly<Record<string, string>>;
   readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string };
   readonly checkoutTtlMs: number;
+  /**
+   * How long the provider's answer about one checkout's payment is reused by the hosted pages'
+   * return and decline routes (no sign-in), so they cannot hammer the provider with our key.
+   */
+  readonly paymentVerifyCacheMs: number;
   /** Signs console session cookies; random per process when unset (sessions end on restart). */
   readonly sessionSecret: string | null;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
   readonly logFormat: 'json' | 'pretty';
+  /**
+   * WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true (local development only): webhook endpoints may reach
+   * loopback, private and link-local addresses. Off, every endpoint reaches public addresses only.
+   */
+  readonly webhookAllowPrivateAddresses: boolean;
   /** When set, GET /metrics requires `Authorization: Bearer <token>`; unset, it is open. */
   readonly metricsToken: string | null;
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
@@ -100,11 +121,17 @@ export function loadConfig(env: Env = process.env): AppConfig {
         perSecond: envInt(env, 'RATE_LIMIT_PER_KEY_RPS', 200),
         burst: envInt(env, 'RATE_LIMIT_PER_KEY_BURST', 500),
       },
+      perTestKey: {
+        perSecond: envInt(env, 'RATE_LIMIT_PER_TEST_KEY_RPS', 20),
+        burst: envInt(env, 'RATE_LIMIT_PER_TEST_KEY_BURST', 50),
+      },
       perAddress: {
         perSecond: envInt(env, 'RATE_LIMIT_PER_ADDRESS_RPS', 20),
         burst: envInt(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
       },
+      signUpsPerHour: envInt(env, 'SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR', 10),
     },
+    testDailyMessageQuota: envInt(env, 'TEST_DAILY_MESSAGE_QUOTA', 1000),
     packages: env.PACKAGES_FILE ? parsePackages(readFileSync(env.PACKAGES_FILE, 'utf8')) : defaultPackages,
     carrierUrls: carrierUrls(env),
     paystack: {
@@ -112,10 +139,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
       baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
     },
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
+    paymentVerifyCacheMs: envInt(env, 'PAYMENT_VERIFY_CACHE_MS', 5_000),
     sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     metricsToken: env.METRICS_TOKEN || null,
+    webhookAllowPrivateAddresses: envFlag(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
     backgroundThreads: env.BACKGROUND_THREADS !== 'off',
     threadRole: threadRole(env.THREAD_ROLE),

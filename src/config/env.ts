@@ -10,3 +10,11 @@ export function envInt(env: Env, name: string, fallback: number): number {
     throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
   return value;
 }
+
+/** `true` or `false` (unset: false); anything else is a mistake worth refusing to start over. */
+export function envFlag(env: Env, name: string): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '' || raw === 'false') return false;
+  if (raw === 'true') return true;
+  throw new Error(`${name} must be true or false, got "${raw}"`);
+}

@@ -5,6 +5,7 @@ import { WalletModule } from '../wallet/wallet.module';
 import { ConsoleSessions } from './application/console-sessions.service';
 import { OneTimeFlash } from './http/one-time-flash';
 import { SignInThrottle } from './application/sign-in-throttle';
+import { SignUpThrottle } from './http/sign-up-throttle';
 import { ChooseEnvironmentHandler } from './application/commands/choose-environment.handler';
 import { SignInHandler } from './application/commands/sign-in.handler';
 import { SignOutHandler } from './application/commands/sign-out.handler';
@@ -32,6 +33,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     SignedInGuard,
     { provide: OneTimeFlash, useFactory: () => new OneTimeFlash() },
     { provide: SignInThrottle, useFactory: () => new SignInThrottle() },
+    SignUpThrottle,
     SignInHandler,
     SignUpHandler,
     SignOutHandler,

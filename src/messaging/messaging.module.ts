@@ -24,6 +24,7 @@ import { RoutesHandler } from './application/queries/routes.handler';
 import { MessagingRuntime } from './application/messaging-runtime.service';
 import { RouteRegistry, routesProjection } from './application/route-registry.service';
 import { SendPipeline } from './application/send-pipeline.service';
+import { TestSendQuota } from './application/test-send-quota';
 import { settlementProcess } from './application/settlement.process';
 import { MessagesHttpController } from './http/messages.http.controller';
 import { SandboxMessagesHttpController } from './http/sandbox-messages.http.controller';
@@ -56,6 +57,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     },
     RouteRegistry,
     SendPipeline,
+    TestSendQuota,
     IdempotentSend,
     MessageReader,
     SendMessageHandler,

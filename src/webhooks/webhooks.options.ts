@@ -13,8 +13,9 @@ export interface WebhookOptions {
   readonly timeoutMs: number;
   /** How often the worker looks at the outbox. */
   readonly pollMs: number;
-  /** Deliveries in flight at once to one endpoint, and in all. */
+  /** Deliveries in flight at once to one endpoint, to one wallet's endpoints, and in all. */
   readonly perEndpointConcurrency: number;
+  readonly perWalletConcurrency: number;
   readonly totalConcurrency: number;
   /** Most enabled endpoints one wallet may have. */
   readonly maxEndpointsPerWallet: number;
@@ -30,6 +31,7 @@ export function loadWebhookOptions(env: Env = process.env): WebhookOptions {
     timeoutMs: envInt(env, 'WEBHOOK_TIMEOUT_MS', 10_000),
     pollMs: Math.max(10, envInt(env, 'WEBHOOK_POLL_MS', 250)),
     perEndpointConcurrency: Math.max(1, envInt(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 4)),
+    perWalletConcurrency: Math.max(1, envInt(env, 'WEBHOOK_WALLET_CONCURRENCY', 16)),
     totalConcurrency: Math.max(1, envInt(env, 'WEBHOOK_CONCURRENCY', 64)),
     maxEndpointsPerWallet: Math.max(1, envInt(env, 'WEBHOOK_MAX_ENDPOINTS', 16)),
   };

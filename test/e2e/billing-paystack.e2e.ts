@@ -26,6 +26,9 @@ describe('Billing: LIVE checkouts through Paystack', () => {
       env: {
         PAYSTACK_SECRET_KEY: SECRET,
         PAYSTACK_BASE_URL: fake.baseUrl,
+        // These tests change Paystack's answer between page loads a moment apart; reusing an
+        // answer for a few seconds is test/security/late-payments.e2e.ts's subject.
+        PAYMENT_VERIFY_CACHE_MS: '0',
         RATE_LIMIT_PER_ADDRESS_RPS: '5000',
         RATE_LIMIT_PER_ADDRESS_BURST: '5000',
       },

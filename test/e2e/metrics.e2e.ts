@@ -21,13 +21,14 @@ describe('GET /metrics', () => {
     await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
     receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
     t = await startTestApp({
-      env: { METRICS_TOKEN: TOKEN, TEST_DLR_DELAY_MS: '0' },
+      env: { METRICS_TOKEN: TOKEN, TEST_DLR_DELAY_MS: '0', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
       override: (b) =>
         b.overrideProvider(WEBHOOK_OPTIONS).useValue({
           retry: { baseMs: 50, maxMs: 1000, windowMs: 60_000 },
           timeoutMs: 3000,
           pollMs: 25,
           perEndpointConcurrency: 4,
+          perWalletConcurrency: 16,
           totalConcurrency: 16,
           maxEndpointsPerWallet: 4,
         } satisfies WebhookOptions),

@@ -25,6 +25,7 @@ const fastOptions = (overrides: Partial<WebhookOptions> = {}): WebhookOptions =>
   timeoutMs: 3000,
   pollMs: 25,
   perEndpointConcurrency: 4,
+  perWalletConcurrency: 16,
   totalConcurrency: 64,
   maxEndpointsPerWallet: 16,
   ...overrides,
@@ -35,7 +36,8 @@ function appOptions(
   extra: Partial<TestAppOptions> = {},
 ): TestAppOptions {
   return {
-    env: { TEST_DLR_DELAY_MS: '30' },
+    // The receivers listen on 127.0.0.1; test/security/webhook-ssrf.e2e.ts runs with this off.
+    env: { TEST_DLR_DELAY_MS: '30', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
     override: (b) => b.overrideProvider(WEBHOOK_OPTIONS).useValue(fastOptions(overrides)),
     ...extra,
   };
@@ -372,7 +374,9 @@ describe('Webhooks', () => {
   });
 
   it('refuses unsafe LIVE URLs and bad input with 400', async () => {
-    const t = await startTestApp(appOptions());
+    const t = await startTestApp(
+      appOptions({}, { env: { TEST_DLR_DELAY_MS: '30', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'false' } }),
+    );
     try {
       const m = await createMerchant(t);
       for (const url of [

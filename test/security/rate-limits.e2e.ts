@@ -3,7 +3,7 @@ import { MintApiKey } from '../../src/accounts/application/commands/mint-api-key
 import { pathOf, startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
-import { startTestApp, TestApp, type TestResponse } from '../support/test-app';
+import { expectRateLimited, startTestApp, TestApp } from '../support/test-app';
 import { postSignIn, visitSignIn } from '../support/console-form';
 
 /**
@@ -32,25 +32,11 @@ describe('rate limits (API.md Limits)', () => {
   /** Lets every bucket refill (burst / rate, with a margin). */
   const refill = () => new Promise((resolve) => setTimeout(resolve, 2_200));
 
-  function expectRateLimitError(response: TestResponse) {
-    expect(response.status).toBe(429);
-    const retryAfter = Number(response.headers.get('retry-after'));
-    expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
-    expect(response.body).toEqual({
-      error: {
-        type: 'rate_limit_error',
-        code: 'rate_limited',
-        message: expect.any(String),
-        request_id: response.headers.get('x-request-id'),
-      },
-    });
-  }
-
   it('per key: the 4th fast request with one key is 429 with Retry-After; another key is unaffected', async () => {
     const answers = [];
     for (let i = 0; i < 4; i++) answers.push(await t.request('GET', '/v1/billing', { key: a.testKey }));
     expect(answers.slice(0, 3).map((r) => r.status)).toEqual([200, 200, 200]);
-    expectRateLimitError(answers[3]);
+    expectRateLimited(answers[3]);
 
     // The same account's other key and another merchant's key have their own buckets.
     expect((await t.request('GET', '/v1/billing', { key: b.testKey })).status).toBe(200);
@@ -58,7 +44,7 @@ describe('rate limits (API.md Limits)', () => {
 
     // Every keyed endpoint shares the key's bucket: a send is refused too, and reserves nothing.
     const send = await t.request('POST', '/v1/messages', { key: a.testKey, body: sendBody() });
-    expectRateLimitError(send);
+    expectRateLimited(send);
 
     await refill();
     expect((await t.request('GET', '/v1/billing', { key: a.testKey })).body.sms_left).toBe(100);
@@ -83,9 +69,9 @@ describe('rate limits (API.md Limits)', () => {
         await t.request('POST', '/v1/sandbox/messages', { body: sendBody({ to: SANDBOX.delivered }) }),
       );
     expect(answers.slice(0, 2).map((r) => r.status)).toEqual([200, 200]);
-    expectRateLimitError(answers[2]);
+    expectRateLimited(answers[2]);
     // Reads of try-out messages count against the same address.
-    expectRateLimitError(await t.request('GET', `/v1/sandbox/messages/${answers[0].body.id}`));
+    expectRateLimited(await t.request('GET', `/v1/sandbox/messages/${answers[0].body.id}`));
   });
 
   it('per address: the hosted checkout page answers 429 (an HTML page) with Retry-After', async () => {

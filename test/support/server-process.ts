@@ -4,7 +4,14 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, writeSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { storeNamespaceEnv } from './engines';
-import { eventually, freePort, request, type RequestOptions, type TestResponse } from './test-app';
+import {
+  eventually,
+  freePort,
+  request,
+  TEST_KEY_LIMITS_OFF,
+  type RequestOptions,
+  type TestResponse,
+} from './test-app';
 
 const ROOT = join(__dirname, '..', '..');
 
@@ -65,6 +72,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
     {
       cwd: ROOT,
       env: {
+        ...TEST_KEY_LIMITS_OFF,
         ...process.env,
         LOG_LEVEL: 'warn',
         TEST_DLR_DELAY_MS: '200',

@@ -50,6 +50,18 @@ export interface TestAppOptions {
 }
 
 /**
+ * TEST keys' own lower rate limit and daily message quota are off unless a test sets them
+ * (test/security/test-traffic-limits.e2e.ts): most suites send fast and many with TEST keys.
+ * TEST keys still get the per-key limit (RATE_LIMIT_PER_KEY_*).
+ */
+export const TEST_KEY_LIMITS_OFF = {
+  RATE_LIMIT_PER_TEST_KEY_RPS: '1000000000',
+  RATE_LIMIT_PER_TEST_KEY_BURST: '1000000000',
+  TEST_DAILY_MESSAGE_QUOTA: '0',
+  SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR: '0',
+} as const;
+
+/**
  * The whole service on a fresh embedded store in a temp directory, listening on 127.0.0.1 (on
  * the engines when their URLs are set, in a namespace of its own: engines.ts).
  */
@@ -59,6 +71,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const ownUrl = options.port ? { PUBLIC_URL: `http://127.0.0.1:${options.port}` } : {};
   const config = loadConfig({
     LOG_LEVEL: 'error',
+    ...TEST_KEY_LIMITS_OFF,
     ...process.env,
     ...ownUrl,
     ...storeNamespaceEnv(dataDir),
@@ -169,4 +182,20 @@ export function expectError(response: TestResponse, status: number, code?: strin
   });
   expect(response.headers.get('x-request-id')).toBe(response.body.error.request_id);
   return response.body.error;
+}
+
+/** Asserts API.md's 429: `rate_limit_error` / `rate_limited` with a whole `Retry-After`; returns it. */
+export function expectRateLimited(response: TestResponse): number {
+  expect(response.status).toBe(429);
+  const retryAfter = Number(response.headers.get('retry-after'));
+  expect(Number.isInteger(retryAfter) && retryAfter >= 1).toBe(true);
+  expect(response.body).toEqual({
+    error: {
+      type: 'rate_limit_error',
+      code: 'rate_limited',
+      message: expect.any(String),
+      request_id: response.headers.get('x-request-id'),
+    },
+  });
+  return retryAfter;
 }

@@ -12,7 +12,7 @@ type AuthenticatedRequest = FastifyRequest & { principal?: Principal };
 
 const unauthenticated = (message: string) => new DomainError('authentication', 'invalid_api_key', message);
 
-/** Resolves `Authorization: Bearer sms_…` to its wallet, then counts the request against the key's rate limit. */
+/** Resolves `Authorization: Bearer sms_…` to its wallet, then counts the request against the key's rate limit (lower for TEST keys). */
 @Injectable()
 export class ApiKeyGuard implements CanActivate {
   constructor(
@@ -30,7 +30,7 @@ export class ApiKeyGuard implements CanActivate {
     }
     const principal = await this.queries.execute(new PrincipalByApiKey(match[1]));
     if (!principal) throw unauthenticated('Unknown or revoked API key');
-    this.limiter.consumeForKey(principal.keyId);
+    this.limiter.consumeForKey(principal.keyId, principal.environment);
     request.principal = principal;
     return true;
   }

@@ -6,11 +6,15 @@ import { CheckoutMetrics } from '../../shared/metrics/checkout.metrics';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import * as checkout from '../domain/checkout.decider';
 import { checkoutStream } from '../domain/checkout.events';
+import { CheckoutPayments } from './checkout-payments.service';
 import { OPEN_CHECKOUTS, OPEN_PARTITION, OpenCheckoutView } from '../projections/checkouts.projection';
 
 /**
  * Records CheckoutExpired for unpaid checkouts past their time, every so often. Reads already
- * show them expired (computed lazily); this makes it part of the record. Runs only where
+ * show them expired (computed lazily); this makes it part of the record. A checkout whose
+ * shopper was handed to the provider is verified with it first: a payment made there is
+ * settled (late, but exactly what was asked), a failed one fails the checkout, and only one
+ * still open at the provider expires (a payment after that is refunded). Runs only where
  * process managers run (not in the operator CLI).
  */
 @Injectable()
@@ -25,6 +29,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: CheckoutMetrics,
+    private readonly payments: CheckoutPayments,
   ) {}
 
   onApplicationBootstrap(): void {
@@ -56,6 +61,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
     let expired = 0;
     for (const doc of open) {
       if (Date.parse(doc.expiresAt) > now.getTime()) break;
+      if (!(await this.unpaidAtProvider(doc.id))) continue;
       const result = await this.aggregates.handle(checkoutStream(doc.id), checkout.checkoutDecider, (c) =>
         checkout.expire(c, { now }),
       );
@@ -64,5 +70,20 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
     }
     if (expired > 0) this.logger.log(`expired ${expired} unpaid checkout(s)`);
     return expired;
+  }
+
+  /** True when nothing was paid: never handed to the provider, or the provider says still open. */
+  private async unpaidAtProvider(checkoutId: string): Promise<boolean> {
+    const state = await this.payments.load(checkoutId);
+    if (!state.paymentRedirectUrl || state.payment) return !state.payment;
+    try {
+      const after = await this.payments.verifyAndSettle(checkoutId);
+      return after.status === 'pending' && !after.payment;
+    } catch (error) {
+      this.logger.warn(
+        `checkout ${checkoutId}: provider not reachable, expiry retried next round: ${String(error)}`,
+      );
+      return false;
+    }
   }
 }

@@ -32,3 +32,20 @@ export function checkoutPaymentProcess(payments: CheckoutPayments): Projection {
     },
   };
 }
+
+/**
+ * Drives every RefundRequested to its outcome from the event log: the provider refunds the
+ * payment, and PaymentRefunded (or, when the provider refuses, RefundFailed for an operator) is
+ * recorded. A technical failure stops the batch before its checkpoint, so it is tried again.
+ */
+export function checkoutRefundProcess(payments: CheckoutPayments): Projection {
+  return {
+    name: 'checkout-refunds',
+    collections: [],
+    kind: 'process-manager',
+    filter: { streamPrefixes: [CHECKOUT_STREAM_PREFIX], eventTypes: ['RefundRequested'] },
+    async apply(recorded: RecordedEvent) {
+      await payments.refund(recorded.streamId.slice(CHECKOUT_STREAM_PREFIX.length));
+    },
+  };
+}

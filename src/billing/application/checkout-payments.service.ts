@@ -1,6 +1,8 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
+import { ok } from '../../shared/result';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { CheckoutMetrics } from '../../shared/metrics/checkout.metrics';
@@ -9,7 +11,14 @@ import { WalletService } from '../../wallet/application/wallet.service';
 import * as checkout from '../domain/checkout.decider';
 import { checkoutStream } from '../domain/checkout.events';
 import { CHECKOUTS_PROJECTION } from '../projections/checkouts.projection';
-import { PAYMENT_PROVIDERS, PaymentProviders, VerifiedPayment } from '../ports/payment-provider.port';
+import {
+  PAYMENT_PROVIDERS,
+  PaymentProvider,
+  PaymentProviders,
+  RefundRefusedError,
+  VerifiedPayment,
+} from '../ports/payment-provider.port';
+import { VerificationCache } from './verification-cache';
 
 type Checkout = checkout.Checkout;
 
@@ -26,6 +35,7 @@ const REDIRECT_READ_MODELS = [CHECKOUTS_PROJECTION, 'wallet-balances'];
 export class CheckoutPayments {
   private readonly logger = new Logger('checkout-payments');
   private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly verifications: VerificationCache;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
@@ -35,7 +45,10 @@ export class CheckoutPayments {
     @Inject(PAYMENT_PROVIDERS) private readonly providers: PaymentProviders,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: CheckoutMetrics,
-  ) {}
+    @Inject(APP_CONFIG) config: AppConfig,
+  ) {
+    this.verifications = new VerificationCache(config.paymentVerifyCacheMs, () => this.clock.now().getTime());
+  }
 
   async load(checkoutId: string): Promise<Checkout> {
     return (await this.aggregates.load(checkoutStream(checkoutId), checkout.checkoutDecider)).state;
@@ -93,6 +106,7 @@ export class CheckoutPayments {
         currency: s.currency,
         provider: 'test',
         now: this.clock.now(),
+        payingNow: true,
       }),
     );
     if (!confirmed.ok) throw confirmed.error;
@@ -102,24 +116,35 @@ export class CheckoutPayments {
   /**
    * Asks the checkout's provider, server to server, what happened to its payment, and acts on
    * the answer exactly like the webhook: succeeded → confirm (amount and currency checked) and
-   * complete; failed → the checkout fails; pending → nothing yet. The browser is never trusted.
+   * complete, or refund money the checkout will not credit; failed → the checkout fails;
+   * pending → nothing yet. The browser is never trusted. A checkout that was handed to the
+   * provider is asked even once closed: a payment made there late is never just dropped.
+   * `cached`: the hosted pages (no sign-in) reuse an answer a few seconds old.
    */
-  async verifyAndSettle(checkoutId: string): Promise<Checkout> {
+  async verifyAndSettle(checkoutId: string, options: { cached?: boolean } = {}): Promise<Checkout> {
     const state = await this.load(checkoutId);
     if (!state.started) throw checkout.checkoutMissing();
-    if (state.status === 'succeeded') return state;
+    if (state.status === 'succeeded' || state.refund) return state;
     if (state.payment) return this.complete(checkoutId);
-    if (state.status !== 'pending') return state;
-    const provider = this.providers.forEnvironment(state.started.environment);
-    if (!provider || provider.name !== state.started.provider) {
+    if (state.status !== 'pending' && !state.paymentRedirectUrl) return state; // nothing can have been paid
+    const provider = this.providerOf(state);
+    const reference = state.started.reference;
+    const verified = options.cached
+      ? await this.verifications.verify(checkoutId, () => provider.verifyPayment(reference))
+      : await provider.verifyPayment(reference);
+    return this.settleVerified(checkoutId, verified);
+  }
+
+  private providerOf(state: Checkout): PaymentProvider {
+    const provider = this.providers.forEnvironment(state.started!.environment);
+    if (!provider || provider.name !== state.started!.provider) {
       throw new DomainError(
         'unavailable',
         'payments_unavailable',
         'Payments are not available for this checkout right now',
       );
     }
-    const verified = await provider.verifyPayment(state.started.reference);
-    return this.settleVerified(checkoutId, verified);
+    return provider;
   }
 
   private async settleVerified(checkoutId: string, verified: VerifiedPayment): Promise<Checkout> {
@@ -127,7 +152,9 @@ export class CheckoutPayments {
     const now = this.clock.now();
     if (verified.status === 'failed') {
       const failed = await this.command(checkoutId, (c) =>
-        checkout.fail(c, { reason: verified.reason ?? 'payment failed', now }),
+        c.status === 'pending'
+          ? checkout.fail(c, { reason: verified.reason ?? 'payment failed', now })
+          : ok([]),
       );
       if (!failed.ok)
         this.logger.warn(
@@ -146,18 +173,63 @@ export class CheckoutPayments {
       }),
     );
     if (!confirmed.ok) {
-      // Paid at the provider but the checkout had closed (expired or failed): nothing is credited;
-      // the operator refunds it. Logged with the reference, never silently dropped.
       this.logger.error(
-        `checkout ${checkoutId}: verified payment ${verified.reference} refused (${confirmed.error.code}); refund it`,
+        `checkout ${checkoutId}: verified payment ${verified.reference} refused (${confirmed.error.code})`,
       );
       return this.load(checkoutId);
     }
-    if (confirmed.value.state.status === 'failed') {
-      this.logger.warn(`checkout ${checkoutId}: ${confirmed.value.state.failureReason}`);
-      return confirmed.value.state;
+    const after = confirmed.value.state;
+    if (after.refund?.status === 'requested' && confirmed.value.events.length > 0) {
+      this.logger.warn(`checkout ${checkoutId}: refunding ${verified.reference}: ${after.refund.reason}`);
     }
+    if (!after.payment) return after; // failed or refunded: nothing to credit
     return this.complete(checkoutId);
+  }
+
+  /**
+   * Gives back money the checkout will not credit (RefundRequested), through its provider, once:
+   * the outcome is recorded (PaymentRefunded, or RefundFailed for an operator when the provider
+   * refuses). Any other error is thrown: the process manager tries again.
+   */
+  refund(checkoutId: string): Promise<Checkout> {
+    return this.serialize(checkoutId, async () => {
+      const state = await this.load(checkoutId);
+      const refund = state.refund;
+      if (!state.started || refund?.status !== 'requested') return state;
+      const provider = this.providerOf(state);
+      const reference = state.started.reference;
+      try {
+        const accepted = await provider.refundPayment({ reference, ...refund });
+        await this.recordDecision(checkoutId, (c) =>
+          checkout.recordRefund(c, { refundId: accepted.refundId, now: this.clock.now() }),
+        );
+        this.logger.log(
+          `checkout ${checkoutId}: refunded ${refund.amount} ${refund.currency} (${reference})`,
+        );
+      } catch (error) {
+        if (!(error instanceof RefundRefusedError)) throw error;
+        this.logger.error(
+          `checkout ${checkoutId}: the provider refused to refund ${reference} (${error.message}); refund it by hand`,
+        );
+        await this.recordDecision(checkoutId, (c) =>
+          checkout.recordRefundFailure(c, { reason: error.message, now: this.clock.now() }),
+        );
+      }
+      return this.load(checkoutId);
+    });
+  }
+
+  /** Records a decision from inside `serialize` (where `command` would wait for itself). */
+  private async recordDecision(
+    checkoutId: string,
+    decide: (c: Checkout) => ReturnType<typeof checkout.succeed>,
+  ): Promise<void> {
+    const recorded = await this.aggregates.handle(
+      checkoutStream(checkoutId),
+      checkout.checkoutDecider,
+      decide,
+    );
+    if (!recorded.ok) throw recorded.error;
   }
 
   /** Records the shopper's Decline / Cancel on an unpaid checkout. */
@@ -200,7 +272,7 @@ export class CheckoutPayments {
     }
     for (;;) {
       state = state ?? (await this.load(checkoutId));
-      const settling = state.status === 'pending' && state.payment !== null;
+      const settling = state.status !== 'succeeded' && state.payment !== null;
       if (!settling || Date.now() >= deadline) break;
       await new Promise((resolve) => setTimeout(resolve, 100));
       state = await this.complete(checkoutId).catch(() => null);

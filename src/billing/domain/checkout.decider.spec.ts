@@ -7,6 +7,8 @@ import {
   expire,
   fail,
   finishedBy,
+  recordRefund,
+  recordRefundFailure,
   start,
   startPayment,
   statusAt,
@@ -130,20 +132,30 @@ describe('checkout decider', () => {
         ok([]),
       );
     });
-    it('fails the checkout, with the reason, on an amount or currency mismatch', () => {
+    it('fails the checkout and refunds the payment, with the reason, on an amount or currency mismatch', () => {
       for (const mismatch of [{ amount: 4999 }, { amount: 5001 }, { currency: 'NGN' }]) {
-        const decision = confirmPayment(given(started), { ...payment, ...mismatch, now: at(1000) });
+        const taken = { ...payment, ...mismatch };
+        const decision = confirmPayment(given(started), { ...taken, now: at(1000) });
+        const reason = expect.stringContaining('mismatch');
         expect(decision).toEqual(
           ok([
+            { type: 'CheckoutFailed', data: { reason, failedAt: iso(1000) } },
             {
-              type: 'CheckoutFailed',
-              data: { reason: expect.stringContaining('mismatch'), failedAt: iso(1000) },
+              type: 'RefundRequested',
+              data: {
+                reference: 'chk_1',
+                amount: taken.amount,
+                currency: taken.currency,
+                provider: 'test',
+                reason,
+                requestedAt: iso(1000),
+              },
             },
           ]),
         );
       }
     });
-    it('refuses another reference or provider, a missing, expired or failed checkout', () => {
+    it('refuses another reference or provider, or a missing checkout', () => {
       expect(confirmPayment(given(started), { ...payment, reference: 'chk_2', now: at(1000) })).toEqual(
         refused('payment_mismatch'),
       );
@@ -151,15 +163,87 @@ describe('checkout decider', () => {
         refused('payment_mismatch'),
       );
       expect(confirmPayment(given(), { ...payment, now: at(1000) })).toEqual(refused('resource_missing'));
-      expect(confirmPayment(given(started), { ...payment, now: at(TTL) })).toEqual(
+    });
+    it('accepts the exact amount taken after the deadline, even once expired (the shopper paid what was asked)', () => {
+      const late = { ...confirmed, data: { ...confirmed.data, confirmedAt: iso(TTL + 5000) } };
+      expect(confirmPayment(given(started), { ...payment, now: at(TTL + 5000) })).toEqual(ok([late]));
+      expect(confirmPayment(given(started, expired), { ...payment, now: at(TTL + 5000) })).toEqual(
+        ok([late]),
+      );
+      expect(succeed(given(started, expired, late), { now: at(TTL + 6000) })).toEqual(
+        ok([{ type: 'CheckoutSucceeded', data: { sms: 1000, succeededAt: iso(TTL + 6000) } }]),
+      );
+    });
+    it('refunds a payment taken after the checkout failed, once', () => {
+      const decision = confirmPayment(given(started, failed), { ...payment, now: at(2000) });
+      expect(decision).toEqual(
+        ok([
+          {
+            type: 'RefundRequested',
+            data: expect.objectContaining({
+              amount: 5000,
+              currency: 'GHS',
+              reason: expect.stringContaining('failed'),
+            }),
+          },
+        ]),
+      );
+      const requested = decision.ok ? decision.value : [];
+      expect(confirmPayment(given(started, failed, ...requested), { ...payment, now: at(3000) })).toEqual(
+        ok([]),
+      );
+      expect(given(started, failed, ...requested).refund).toMatchObject({
+        status: 'requested',
+        amount: 5000,
+      });
+    });
+    it('the TEST page (paying now) refuses an expired or failed checkout: nothing was taken', () => {
+      const payingNow = { ...payment, payingNow: true };
+      expect(confirmPayment(given(started), { ...payingNow, now: at(TTL) })).toEqual(
         refused('checkout_expired'),
       );
-      expect(confirmPayment(given(started, expired), { ...payment, now: at(1000) })).toEqual(
+      expect(confirmPayment(given(started, expired), { ...payingNow, now: at(1000) })).toEqual(
         refused('checkout_expired'),
       );
-      expect(confirmPayment(given(started, failed), { ...payment, now: at(1000) })).toEqual(
+      expect(confirmPayment(given(started, failed), { ...payingNow, now: at(1000) })).toEqual(
         refused('checkout_failed'),
       );
+    });
+  });
+
+  describe('refunds', () => {
+    const requested = {
+      type: 'RefundRequested' as const,
+      data: {
+        reference: 'chk_1',
+        amount: 5000,
+        currency: 'GHS',
+        provider: 'test' as const,
+        reason: 'paid after the checkout failed',
+        requestedAt: iso(2000),
+      },
+    };
+    it('records the provider accepting the refund, once', () => {
+      const refunded = recordRefund(given(started, failed, requested), { refundId: 'rf_1', now: at(3000) });
+      expect(refunded).toEqual(
+        ok([
+          { type: 'PaymentRefunded', data: { reference: 'chk_1', refundId: 'rf_1', refundedAt: iso(3000) } },
+        ]),
+      );
+      const after = given(started, failed, requested, ...(refunded.ok ? refunded.value : []));
+      expect(after.refund?.status).toBe('refunded');
+      expect(recordRefund(after, { refundId: 'rf_2', now: at(4000) })).toEqual(ok([]));
+      expect(recordRefundFailure(after, { reason: 'no', now: at(4000) })).toEqual(ok([]));
+    });
+    it('records the provider refusing it, once; nothing without a request', () => {
+      const refusal = recordRefundFailure(given(started, failed, requested), {
+        reason: 'reversed',
+        now: at(3000),
+      });
+      expect(refusal).toEqual(
+        ok([{ type: 'RefundFailed', data: { reference: 'chk_1', reason: 'reversed', failedAt: iso(3000) } }]),
+      );
+      expect(recordRefund(given(started, failed), { refundId: 'rf_1', now: at(3000) })).toEqual(ok([]));
     });
   });
 

@@ -24,6 +24,15 @@ export interface Checkout {
   readonly creditedSms: number;
   readonly failureReason: string | null;
   readonly settledAt: string | null;
+  /** Money the provider took that this checkout gives back instead of crediting. */
+  readonly refund: Refund | null;
+}
+
+export interface Refund {
+  readonly status: 'requested' | 'refunded' | 'failed';
+  readonly amount: number;
+  readonly currency: string;
+  readonly reason: string;
 }
 
 export const initialState = (): Checkout => ({
@@ -34,6 +43,7 @@ export const initialState = (): Checkout => ({
   creditedSms: 0,
   failureReason: null,
   settledAt: null,
+  refund: null,
 });
 
 export function evolve(c: Checkout, e: CheckoutEvent): Checkout {
@@ -50,6 +60,14 @@ export function evolve(c: Checkout, e: CheckoutEvent): Checkout {
       return { ...c, status: 'failed', failureReason: e.data.reason, settledAt: e.data.failedAt };
     case 'CheckoutExpired':
       return { ...c, status: 'expired', settledAt: e.data.expiredAt };
+    case 'RefundRequested': {
+      const { amount, currency, reason } = e.data;
+      return { ...c, refund: { status: 'requested', amount, currency, reason } };
+    }
+    case 'PaymentRefunded':
+      return c.refund ? { ...c, refund: { ...c.refund, status: 'refunded' } } : c;
+    case 'RefundFailed':
+      return c.refund ? { ...c, refund: { ...c.refund, status: 'failed' } } : c;
     default:
       return c;
   }
@@ -154,13 +172,24 @@ export function startPayment(c: Checkout, cmd: { redirectUrl: string; now: Date 
 }
 
 /**
- * A payment the provider verified server to server. Exactly the checkout's amount and currency
- * confirm it (once, whatever repeats); anything else fails the checkout with the reason and
- * never credits.
+ * A payment the provider verified server to server (money already taken), or the TEST page's
+ * Pay (`payingNow`: the money moves by this very decision, so a closed checkout refuses it).
+ *
+ * Exactly the checkout's amount and currency confirm it, once, whatever repeats, even after
+ * the deadline (the shopper paid what was asked; an expired checkout then succeeds). Money this
+ * checkout will not credit is refunded instead: paid after the checkout failed, or not exactly
+ * the asked amount (which also fails a checkout still pending). Never taken and forgotten.
  */
 export function confirmPayment(
   c: Checkout,
-  cmd: { reference: string; amount: number; currency: string; provider: CheckoutProvider; now: Date },
+  cmd: {
+    reference: string;
+    amount: number;
+    currency: string;
+    provider: CheckoutProvider;
+    now: Date;
+    payingNow?: boolean;
+  },
 ): CheckoutDecision {
   if (!c.started) return err(checkoutMissing());
   const s = c.started;
@@ -169,23 +198,36 @@ export function confirmPayment(
       new DomainError('conflict', 'payment_mismatch', 'The payment does not belong to this checkout'),
     );
   }
-  if (c.payment || c.status === 'succeeded') return ok([]); // confirmed already: never twice
-  const refusal = refuseUnpayable(c, cmd.now);
-  if (refusal) return err(refusal);
+  if (c.payment || c.status === 'succeeded' || c.refund) return ok([]); // decided already: never twice
+  if (cmd.payingNow) {
+    const refusal = refuseUnpayable(c, cmd.now);
+    if (refusal) return err(refusal);
+  }
   const sameAmount = Number.isSafeInteger(cmd.amount) && cmd.amount === s.amount;
   const sameCurrency =
     typeof cmd.currency === 'string' && cmd.currency.toUpperCase() === s.currency.toUpperCase();
+  const at = cmd.now.toISOString();
+  const refund = (reason: string): CheckoutEvent => ({
+    type: 'RefundRequested',
+    data: {
+      reference: s.reference,
+      amount: cmd.amount,
+      currency: cmd.currency,
+      provider: s.provider,
+      reason,
+      requestedAt: at,
+    },
+  });
   if (!sameAmount || !sameCurrency) {
+    const reason = `payment mismatch: expected ${s.amount} ${s.currency}, provider reported ${cmd.amount} ${cmd.currency}`;
     return ok([
-      {
-        type: 'CheckoutFailed',
-        data: {
-          reason: `payment mismatch: expected ${s.amount} ${s.currency}, provider reported ${cmd.amount} ${cmd.currency}`,
-          failedAt: cmd.now.toISOString(),
-        },
-      },
+      ...(c.status === 'pending'
+        ? [{ type: 'CheckoutFailed', data: { reason, failedAt: at } } satisfies CheckoutEvent]
+        : []),
+      refund(reason),
     ]);
   }
+  if (c.status === 'failed') return ok([refund(`paid after the checkout failed (${c.failureReason})`)]);
   return ok([
     {
       type: 'PaymentConfirmed',
@@ -194,8 +236,32 @@ export function confirmPayment(
         amount: cmd.amount,
         currency: s.currency,
         provider: s.provider,
-        confirmedAt: cmd.now.toISOString(),
+        confirmedAt: at,
       },
+    },
+  ]);
+}
+
+/** The provider accepted the requested refund: recorded once. */
+export function recordRefund(c: Checkout, cmd: { refundId: string; now: Date }): CheckoutDecision {
+  if (!c.started) return err(checkoutMissing());
+  if (c.refund?.status !== 'requested') return ok([]);
+  return ok([
+    {
+      type: 'PaymentRefunded',
+      data: { reference: c.started.reference, refundId: cmd.refundId, refundedAt: cmd.now.toISOString() },
+    },
+  ]);
+}
+
+/** The provider refused the requested refund: recorded once, for an operator. */
+export function recordRefundFailure(c: Checkout, cmd: { reason: string; now: Date }): CheckoutDecision {
+  if (!c.started) return err(checkoutMissing());
+  if (c.refund?.status !== 'requested') return ok([]);
+  return ok([
+    {
+      type: 'RefundFailed',
+      data: { reference: c.started.reference, reason: cmd.reason, failedAt: cmd.now.toISOString() },
     },
   ]);
 }

@@ -44,8 +44,43 @@ export type CheckoutSucceeded = DomainEvent<'CheckoutSucceeded', { sms: number; 
 export type CheckoutFailed = DomainEvent<'CheckoutFailed', { reason: string; failedAt: string }>;
 export type CheckoutExpired = DomainEvent<'CheckoutExpired', { expiredAt: string }>;
 
+/**
+ * The provider took money this checkout will not credit (paid after the checkout failed, or not
+ * exactly the asked amount): it is refunded through the provider, by a process manager.
+ */
+export type RefundRequested = DomainEvent<
+  'RefundRequested',
+  {
+    reference: string;
+    /** What the provider reports it took: all of it goes back. */
+    amount: number;
+    currency: string;
+    provider: CheckoutProvider;
+    reason: string;
+    requestedAt: string;
+  }
+>;
+/** The provider accepted the refund (it pays the shopper back on its own schedule). */
+export type PaymentRefunded = DomainEvent<
+  'PaymentRefunded',
+  { reference: string; refundId: string; refundedAt: string }
+>;
+/** The provider refused the refund: an operator must pay the shopper back by hand. */
+export type RefundFailed = DomainEvent<
+  'RefundFailed',
+  { reference: string; reason: string; failedAt: string }
+>;
+
 export type CheckoutEvent =
-  CheckoutStarted | PaymentStarted | PaymentConfirmed | CheckoutSucceeded | CheckoutFailed | CheckoutExpired;
+  | CheckoutStarted
+  | PaymentStarted
+  | PaymentConfirmed
+  | CheckoutSucceeded
+  | CheckoutFailed
+  | CheckoutExpired
+  | RefundRequested
+  | PaymentRefunded
+  | RefundFailed;
 
 export const CHECKOUT_EVENT_TYPES: readonly CheckoutEvent['type'][] = [
   'CheckoutStarted',
@@ -54,6 +89,9 @@ export const CHECKOUT_EVENT_TYPES: readonly CheckoutEvent['type'][] = [
   'CheckoutSucceeded',
   'CheckoutFailed',
   'CheckoutExpired',
+  'RefundRequested',
+  'PaymentRefunded',
+  'RefundFailed',
 ];
 
 export const CHECKOUT_STREAM_PREFIX = 'checkout-';

@@ -34,6 +34,31 @@ export interface VerifiedPayment {
   readonly reason: string | null;
 }
 
+export interface RefundInput {
+  readonly reference: string;
+  /** All of what the provider reported taking, in minor units. */
+  readonly amount: number;
+  readonly currency: string;
+  /** Why, for the provider's records (never shown as ours to the shopper). */
+  readonly reason: string;
+}
+
+export interface AcceptedRefund {
+  /** The provider's id for the refund. */
+  readonly refundId: string;
+}
+
+/**
+ * The provider answered, and refused the refund (already reversed, not refundable…): retrying
+ * changes nothing, an operator must act. Any other error means "unknown, try again later".
+ */
+export class RefundRefusedError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'RefundRefusedError';
+  }
+}
+
 export type WebhookResult =
   | { readonly accepted: true; readonly event: string; readonly reference: string | null }
   | { readonly accepted: false; readonly reason: 'bad_signature' | 'malformed' };
@@ -43,6 +68,8 @@ export interface PaymentProvider {
   startPayment(input: StartPaymentInput): Promise<StartedPayment>;
   /** Asks the provider, server to server, what happened to the payment. Never trusts the browser. */
   verifyPayment(reference: string): Promise<VerifiedPayment>;
+  /** Gives a taken payment back, in full. Throws RefundRefusedError when the provider says no. */
+  refundPayment(input: RefundInput): Promise<AcceptedRefund>;
   /**
    * Checks a webhook's signature over the raw body and says which payment it concerns. The
    * caller still verifies the payment before crediting anything.

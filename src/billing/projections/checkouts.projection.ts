@@ -86,6 +86,9 @@ export function checkoutsProjection(publicUrl: string): Projection {
       if (!current) return; // a stream without its start: nothing to show
       switch (event.type) {
         case 'PaymentStarted':
+        case 'RefundRequested':
+        case 'PaymentRefunded':
+        case 'RefundFailed':
           view.put(CHECKOUTS, id, { ...current, revision });
           return;
         case 'PaymentConfirmed':

@@ -9,6 +9,7 @@ import { SignIn } from '../application/commands/sign-in.command';
 import { SignOut } from '../application/commands/sign-out.command';
 import { SignUp } from '../application/commands/sign-up.command';
 import type { ConsoleSession } from '../application/console-sessions.service';
+import { SignUpThrottle } from './sign-up-throttle';
 import { OneTimeFlash } from './one-time-flash';
 import { ConsoleCsrfGuard, safeNext } from './console-auth';
 import { SignInForm, SignInPageQuery, SignUpForm } from './console-forms.dto';
@@ -32,6 +33,7 @@ export class ConsoleAuthController {
   constructor(
     private readonly commands: CommandBus,
     private readonly flash: OneTimeFlash,
+    private readonly signUps: SignUpThrottle,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -102,6 +104,15 @@ export class ConsoleAuthController {
     @Body() body: SignUpForm,
   ): Promise<void> {
     const email = field(body, 'email');
+    const retryAfter = this.signUps.take(request.ip);
+    if (retryAfter > 0) {
+      throw new ConsolePageError(
+        429,
+        'Too many sign-ups',
+        `Too many accounts were created from your address. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
+        { 'retry-after': String(retryAfter) },
+      );
+    }
     try {
       const session = await this.commands.execute(
         new SignUp(email, rawField(body, 'password'), request.consoleSession ?? null),

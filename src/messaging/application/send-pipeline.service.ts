@@ -17,6 +17,7 @@ import { CARRIER_ROUTES, CarrierRoutes, Environment } from '../ports/carrier.por
 import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
 import { MessageReader } from './message-reader';
 import { RouteRegistry } from './route-registry.service';
+import { TestSendQuota } from './test-send-quota';
 
 /** Who a send is for: a wallet (API key, console) or the key-less sandbox try-out, which touches no wallet. */
 export type SendContext =
@@ -61,6 +62,7 @@ export class SendPipeline {
     @Inject(CARRIER_ROUTES) private readonly carriers: CarrierRoutes,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
+    private readonly testQuota: TestSendQuota,
   ) {}
 
   /** Everything a send checks before it touches anything: the 400s, in API.md's order. */
@@ -132,12 +134,19 @@ export class SendPipeline {
       events: [{ type: 'MessageQueued', data }],
       expected: 'no_stream',
     };
+    // TEST credits are free and come back: a TEST wallet's sends are also counted per day.
+    const quotaWallet = ctx.mode === 'wallet' && environment === 'TEST' ? ctx.walletId : null;
+    if (quotaWallet !== null) {
+      const seeding = this.testQuota.take(quotaWallet);
+      if (seeding) await seeding;
+    }
     try {
       // The reservation and the message are one write: recorded together, or neither.
       const recorded =
         ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
       if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
     } catch (error) {
+      if (quotaWallet !== null) this.testQuota.giveBack(quotaWallet); // no new message
       if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;
       return { message: await this.existing(messageId, ctx), created: false };
     }

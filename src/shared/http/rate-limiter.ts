@@ -5,19 +5,30 @@ import { DomainError } from '../domain-error';
 import { DomainErrorWithHeaders } from './error-body';
 import { TokenBuckets } from './token-bucket';
 
-/** API.md's limits: per API key, and per client address on the endpoints without a key. */
+/**
+ * API.md's limits: per API key (lower for TEST keys, which anyone can get for free), and per
+ * client address on the endpoints without a key.
+ */
 @Injectable()
 export class RateLimiter {
   private readonly perKey: TokenBuckets;
+  private readonly perTestKey: TokenBuckets;
   private readonly perAddress: TokenBuckets;
 
   constructor(@Inject(APP_CONFIG) config: AppConfig) {
     this.perKey = new TokenBuckets(config.rateLimits.perKey);
+    // A TEST key never gets more than a LIVE key would.
+    const { perKey, perTestKey } = config.rateLimits;
+    this.perTestKey = new TokenBuckets({
+      perSecond: Math.min(perKey.perSecond, perTestKey.perSecond),
+      burst: Math.min(perKey.burst, perTestKey.burst),
+    });
     this.perAddress = new TokenBuckets(config.rateLimits.perAddress);
   }
 
-  consumeForKey(keyId: string): void {
-    refuseIfLimited(this.perKey.take(keyId), 'Too many requests for this API key');
+  consumeForKey(keyId: string, environment: 'TEST' | 'LIVE'): void {
+    const buckets = environment === 'TEST' ? this.perTestKey : this.perKey;
+    refuseIfLimited(buckets.take(keyId), 'Too many requests for this API key');
   }
 
   consumeForAddress(address: string): void {
@@ -25,7 +36,7 @@ export class RateLimiter {
   }
 }
 
-function refuseIfLimited(retryAfterSeconds: number, message: string): void {
+export function refuseIfLimited(retryAfterSeconds: number, message: string): void {
   if (retryAfterSeconds === 0) return;
   throw new DomainErrorWithHeaders(
     new DomainError('rate_limit', 'rate_limited', `${message}; retry after ${retryAfterSeconds} s`),

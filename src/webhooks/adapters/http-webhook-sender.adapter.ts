@@ -1,27 +1,41 @@
-import { lookup as dnsLookup, LookupAddress } from 'node:dns';
+import { Inject, Injectable } from '@nestjs/common';
+import { lookup as dnsLookup } from 'node:dns';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { isIP, LookupFunction } from 'node:net';
 import { isUnsafeAddress } from '../domain/webhook-url';
-import type {
+import {
   AddressGuard,
+  HOST_RESOLVER,
+  HostResolver,
+  ResolvedAddress,
   WebhookRequest,
   WebhookResponse,
   WebhookSender,
 } from '../ports/webhook-sender.port';
 
-/** Every address `host` resolves to, or why it cannot be used by a LIVE endpoint. */
+/** node's resolver (getaddrinfo, so /etc/hosts counts), every address in the system's order. */
+export class DnsHostResolver implements HostResolver {
+  resolve(host: string, family?: number): Promise<ResolvedAddress[]> {
+    return new Promise((resolve, reject) =>
+      dnsLookup(host, { all: true, verbatim: true, family: family ?? 0 }, (error, found) =>
+        error ? reject(error) : resolve(found),
+      ),
+    );
+  }
+}
+
+/** Every address `host` resolves to, or why it cannot be used by a webhook endpoint. */
+@Injectable()
 export class DnsAddressGuard implements AddressGuard {
+  constructor(@Inject(HOST_RESOLVER) private readonly resolver: HostResolver) {}
+
   async check(host: string): Promise<string | null> {
     if (isIP(host))
       return isUnsafeAddress(host) ? `${host} is a loopback, private or link-local address` : null;
-    let addresses: LookupAddress[];
+    let addresses: ResolvedAddress[];
     try {
-      addresses = await new Promise((resolve, reject) =>
-        dnsLookup(host, { all: true, verbatim: true }, (error, found) =>
-          error ? reject(error) : resolve(found),
-        ),
-      );
+      addresses = await this.resolver.resolve(host);
     } catch {
       return `${host} could not be resolved`;
     }
@@ -32,31 +46,35 @@ export class DnsAddressGuard implements AddressGuard {
 }
 
 /**
- * A lookup for the socket itself that refuses unsafe addresses: the address checked is the
- * address connected to, so DNS rebinding between a check and the connection cannot slip through.
+ * A lookup for the socket itself, through the resolver; with `publicOnly` it refuses unsafe
+ * addresses: the address checked is the address connected to, so DNS rebinding between the
+ * endpoint's creation and a delivery cannot slip through.
  */
-const publicLookup: LookupFunction = (hostname, options, callback) => {
-  dnsLookup(
-    hostname,
-    { all: true, verbatim: true, family: options.family as number | undefined },
-    (error, addresses) => {
-      if (error) return callback(error, '', 0);
-      const bad = addresses.find((a) => isUnsafeAddress(a.address));
-      if (bad || addresses.length === 0) {
-        const refused = Object.assign(new Error(`${hostname} resolves to a non-public address`), {
-          code: 'EUNSAFEADDRESS',
-        });
-        return callback(refused, '', 0);
-      }
-      if ((options as { all?: boolean }).all)
-        return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses);
-      callback(null, addresses[0].address, addresses[0].family);
-    },
-  );
-};
+function socketLookup(resolver: HostResolver, publicOnly: boolean): LookupFunction {
+  return (hostname, options, callback) => {
+    resolver.resolve(hostname, options.family as number | undefined).then(
+      (addresses) => {
+        const bad = publicOnly ? addresses.find((a) => isUnsafeAddress(a.address)) : undefined;
+        if (bad || addresses.length === 0) {
+          const refused = Object.assign(new Error(`${hostname} resolves to a non-public address`), {
+            code: 'EUNSAFEADDRESS',
+          });
+          return callback(refused, '', 0);
+        }
+        if ((options as { all?: boolean }).all)
+          return (callback as unknown as (e: null, a: ResolvedAddress[]) => void)(null, addresses);
+        callback(null, addresses[0].address, addresses[0].family);
+      },
+      (error: NodeJS.ErrnoException) => callback(error, '', 0),
+    );
+  };
+}
 
 /** POSTs with node's http(s) client: a hard timeout, the response body read and dropped. */
+@Injectable()
 export class HttpWebhookSender implements WebhookSender {
+  constructor(@Inject(HOST_RESOLVER) private readonly resolver: HostResolver) {}
+
   send(req: WebhookRequest): Promise<WebhookResponse> {
     return new Promise((resolve) => {
       let settled = false;
@@ -81,7 +99,7 @@ export class HttpWebhookSender implements WebhookSender {
       const outgoing = send(url, {
         method: 'POST',
         headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
-        lookup: req.publicOnly ? publicLookup : undefined,
+        lookup: socketLookup(this.resolver, req.publicOnly),
         agent: false,
       });
       const timer = setTimeout(() => {

@@ -6,6 +6,7 @@ import { WebhookDeliveryResult, WebhookMetrics } from '../../shared/metrics/webh
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { backoffMs, windowExpired } from '../domain/delivery-policy';
+import { rotateAfter, roundRobin } from '../domain/fair-share';
 import { signatureHeader } from '../domain/webhook-signature';
 import { webhookDeliveriesStream, WebhookDeliveryEvent } from '../domain/webhook.events';
 import { WEBHOOK_SENDER, WebhookSender } from '../ports/webhook-sender.port';
@@ -23,6 +24,16 @@ import {
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
 import { WebhookEndpoints } from './webhook-endpoints.service';
 
+/** Outbox queues are read this many at a time, all of them on every tick. */
+const QUEUE_PAGE = 1000;
+
+/** A delivery the tick may start, and whose wallet's share it counts against. */
+interface Work {
+  readonly delivery: WebhookDeliveryDoc;
+  readonly walletId: string;
+  readonly run: () => Promise<void>;
+}
+
 const RESULTS: Record<WebhookDeliveryEvent['type'], WebhookDeliveryResult> = {
   WebhookDeliverySucceeded: 'succeeded',
   WebhookDeliveryFailed: 'failed',
@@ -33,14 +44,19 @@ const RESULTS: Record<WebhookDeliveryEvent['type'], WebhookDeliveryResult> = {
  * Delivers the durable outbox, at least once. Each tick looks at every endpoint with pending
  * deliveries; per (endpoint, subject) only the oldest pending delivery may go, so a message's
  * later state never overtakes an earlier one that is not acknowledged yet. Each endpoint has a
- * few deliveries in flight at most, each bounded by a timeout, so a slow receiver holds up
- * only itself. Outcomes are recorded as events; the outbox read model follows them. An attempt
+ * few deliveries in flight at most, each wallet a share of the slots, each delivery bounded by
+ * a timeout, so a slow receiver holds up only its own wallet's share. Outcomes are recorded as events; the outbox read model follows them. An attempt
  * cut short by a shutdown records nothing and is simply made again after the restart.
  */
 @Injectable()
 export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('webhooks');
-  private readonly inFlight = new Map<string, { endpointId: string; done: Promise<void> }>();
+  private readonly inFlight = new Map<
+    string,
+    { endpointId: string; walletId: string; done: Promise<void> }
+  >();
+  /** The wallet offered slots first on the last tick: the next tick starts after it. */
+  private servedFirst: string | null = null;
   private readonly abort = new AbortController();
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
@@ -84,17 +100,77 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     }, this.options.pollMs);
   }
 
-  /** One look at the outbox; starts every delivery that may go now. Exposed for tests. */
+  /**
+   * One look at the outbox; starts every delivery that may go now, sharing the slots fairly:
+   * each wallet has at most its share in flight, the wallets with work take turns (one delivery
+   * each per round, the first turn moving on every tick), and within a wallet so do its
+   * endpoints. Endpoints that never answer therefore hold their own wallet's share at most.
+   * Exposed for tests.
+   */
   async tick(): Promise<void> {
-    const queues = await this.reads.list<WebhookQueueDoc>(WEBHOOK_QUEUES, {
-      partition: ACTIVE_PARTITION,
-      order: 'asc',
-      limit: 10_000,
-    });
     const now = this.clock.now();
+    const byWallet = await this.queuesByWallet();
+    const busyEndpoint = new Map<string, number>();
+    const busyWallet = new Map<string, number>();
+    for (const f of this.inFlight.values()) {
+      busyEndpoint.set(f.endpointId, (busyEndpoint.get(f.endpointId) ?? 0) + 1);
+      busyWallet.set(f.walletId, (busyWallet.get(f.walletId) ?? 0) + 1);
+    }
+    const order = rotateAfter([...byWallet.keys()].sort(), this.servedFirst);
+    this.servedFirst = order[0] ?? null;
+    const free = this.options.totalConcurrency - this.inFlight.size;
+    const perWallet: Work[][] = [];
+    let offered = 0;
+    for (const walletId of order) {
+      if (this.stopped || offered >= free) break;
+      const room = this.options.perWalletConcurrency - (busyWallet.get(walletId) ?? 0);
+      if (room <= 0) continue;
+      const work = await this.readyWork(byWallet.get(walletId)!, busyEndpoint, now, room);
+      perWallet.push(work);
+      offered += work.length;
+    }
+    if (this.stopped) return;
+    for (const work of roundRobin(perWallet, this.options.totalConcurrency - this.inFlight.size)) {
+      if (!this.inFlight.has(work.delivery.id)) this.start(work.delivery, work.walletId, work.run);
+    }
+  }
+
+  /** Every endpoint with pending deliveries (read page by page: none is left unread), by wallet. */
+  private async queuesByWallet(): Promise<Map<string, WebhookQueueDoc[]>> {
+    const byWallet = new Map<string, WebhookQueueDoc[]>();
+    let afterSort: string | undefined;
+    for (;;) {
+      const page = await this.reads.list<WebhookQueueDoc>(WEBHOOK_QUEUES, {
+        partition: ACTIVE_PARTITION,
+        order: 'asc',
+        limit: QUEUE_PAGE,
+        afterSort,
+      });
+      for (const queue of page) {
+        // Queue documents from before wallets were recorded on them: the endpoint says whose.
+        const walletId =
+          queue.walletId ??
+          (await this.reads.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, queue.endpointId))?.walletId ??
+          queue.endpointId;
+        const list = byWallet.get(walletId);
+        if (list) list.push(queue);
+        else byWallet.set(walletId, [queue]);
+      }
+      if (page.length < QUEUE_PAGE) return byWallet;
+      afterSort = page[page.length - 1].endpointId;
+    }
+  }
+
+  /** What one wallet's endpoints may start now, at most `room`, its endpoints taking turns. */
+  private async readyWork(
+    queues: readonly WebhookQueueDoc[],
+    busyEndpoint: ReadonlyMap<string, number>,
+    now: Date,
+    room: number,
+  ): Promise<Work[]> {
+    const perEndpoint: Work[][] = [];
     for (const queue of queues) {
-      if (this.stopped || this.inFlight.size >= this.options.totalConcurrency) return;
-      let busy = this.inFlightFor(queue.endpointId);
+      let busy = busyEndpoint.get(queue.endpointId) ?? 0;
       if (busy >= this.options.perEndpointConcurrency) continue;
       const pending = await this.reads.list<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, {
         partition: queue.endpointId,
@@ -103,6 +179,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       });
       if (pending.length === 0) continue;
       const endpoint = await this.reads.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, queue.endpointId);
+      const work: Work[] = [];
       const seen = new Set<string>();
       for (const delivery of pending) {
         if (delivery.status !== 'pending') continue;
@@ -111,36 +188,27 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         seen.add(delivery.subject);
         if (this.inFlight.has(delivery.id)) continue;
         if (!endpoint || endpoint.status !== 'enabled') {
-          this.start(delivery, () =>
-            this.abandon(delivery, endpoint ? 'endpoint disabled' : 'endpoint deleted'),
-          );
+          const reason = endpoint ? 'endpoint disabled' : 'endpoint deleted';
+          work.push({ delivery, walletId: delivery.walletId, run: () => this.abandon(delivery, reason) });
           continue;
         }
         if (Date.parse(delivery.nextAttemptAt) > now.getTime()) continue;
-        if (
-          busy >= this.options.perEndpointConcurrency ||
-          this.inFlight.size >= this.options.totalConcurrency
-        )
-          break;
+        if (busy >= this.options.perEndpointConcurrency) break;
         busy++;
-        this.start(delivery, () => this.deliver(delivery, endpoint));
+        work.push({ delivery, walletId: endpoint.walletId, run: () => this.deliver(delivery, endpoint) });
       }
+      perEndpoint.push(work);
     }
+    return roundRobin(perEndpoint, room);
   }
 
-  private inFlightFor(endpointId: string): number {
-    let n = 0;
-    for (const f of this.inFlight.values()) if (f.endpointId === endpointId) n++;
-    return n;
-  }
-
-  private start(delivery: WebhookDeliveryDoc, work: () => Promise<void>): void {
+  private start(delivery: WebhookDeliveryDoc, walletId: string, work: () => Promise<void>): void {
     const done = work()
       .catch((error) =>
         this.logger.warn(`webhook ${delivery.id} attempt failed to record: ${(error as Error).message}`),
       )
       .finally(() => this.inFlight.delete(delivery.id));
-    this.inFlight.set(delivery.id, { endpointId: delivery.endpointId, done });
+    this.inFlight.set(delivery.id, { endpointId: delivery.endpointId, walletId, done });
   }
 
   private async deliver(delivery: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
@@ -154,7 +222,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
         'user-agent': 'sms-wallet-webhooks/1.0',
         'sms-signature': signatureHeader(endpoint.secret, body, startedAt),
       },
-      publicOnly: endpoint.environment === 'LIVE',
+      publicOnly: !this.config.webhookAllowPrivateAddresses,
       timeoutMs: this.options.timeoutMs,
       signal: this.abort.signal,
     });

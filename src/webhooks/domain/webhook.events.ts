@@ -48,6 +48,27 @@ export const WEBHOOK_ENDPOINT_EVENT_TYPES: readonly WebhookEndpointEvent['type']
   'WebhookEndpointDisabled',
 ];
 
+// ---- A wallet's endpoint slots: stream webhook-endpoint-slots-<walletId> ------------------
+
+/**
+ * The one aggregate that enforces a wallet's endpoint limit: a slot is taken (at an expected
+ * revision) before the endpoint is created, and freed when it is deleted or disabled, so
+ * parallel creates cannot exceed the limit.
+ */
+export const WEBHOOK_ENDPOINT_SLOTS_STREAM_PREFIX = 'webhook-endpoint-slots-';
+export const webhookEndpointSlotsStream = (walletId: string) =>
+  `${WEBHOOK_ENDPOINT_SLOTS_STREAM_PREFIX}${walletId}`;
+
+export type WebhookEndpointSlotTaken = DomainEvent<
+  'WebhookEndpointSlotTaken',
+  { endpointId: string; takenAt: string }
+>;
+export type WebhookEndpointSlotFreed = DomainEvent<
+  'WebhookEndpointSlotFreed',
+  { endpointId: string; reason: string; freedAt: string }
+>;
+export type WebhookEndpointSlotEvent = WebhookEndpointSlotTaken | WebhookEndpointSlotFreed;
+
 // ---- The wallet's webhook events: stream webhook-events-<walletId> -----------------------
 
 export const WEBHOOK_EVENTS_STREAM_PREFIX = 'webhook-events-';

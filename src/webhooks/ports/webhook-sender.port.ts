@@ -5,7 +5,10 @@ export interface WebhookRequest {
   readonly url: string;
   readonly body: string;
   readonly headers: Record<string, string>;
-  /** LIVE endpoints: refuse to connect to loopback, private or link-local addresses. */
+  /**
+   * Refuse to connect to any address but a public one (every endpoint, TEST or LIVE, unless the
+   * operator set WEBHOOK_ALLOW_PRIVATE_ADDRESSES=true for local development).
+   */
   readonly publicOnly: boolean;
   readonly timeoutMs: number;
   /** Aborted on shutdown: the attempt then counts for nothing and is made again later. */
@@ -22,9 +25,23 @@ export interface WebhookSender {
   send(request: WebhookRequest): Promise<WebhookResponse>;
 }
 
-/** Resolves a host name and refuses it when any address is unsafe for a LIVE endpoint. */
+/** Resolves a host name and refuses it when any address is not public. */
 export const ADDRESS_GUARD = Symbol('ADDRESS_GUARD');
 export interface AddressGuard {
   /** Null when every address the host resolves to is public, else why not. */
   check(host: string): Promise<string | null>;
+}
+
+/**
+ * Resolves a host name to every address it has: node's dns.lookup in production. The address
+ * guard and the delivery's socket both resolve through it, so a test can make a name resolve
+ * to 127.0.0.1 after the endpoint was created (DNS rebinding).
+ */
+export const HOST_RESOLVER = Symbol('HOST_RESOLVER');
+export interface ResolvedAddress {
+  readonly address: string;
+  readonly family: number;
+}
+export interface HostResolver {
+  resolve(host: string, family?: number): Promise<ResolvedAddress[]>;
 }

@@ -47,6 +47,8 @@ export interface WebhookDeliveryDoc {
 
 export interface WebhookQueueDoc {
   readonly endpointId: string;
+  /** Whose endpoint: the worker shares its slots fairly between wallets (absent on older docs). */
+  readonly walletId?: string;
   readonly pending: number;
 }
 
@@ -96,7 +98,7 @@ export const webhookOutboxProjection: Projection = {
           position: recorded.position.toString(),
         };
         view.put(WEBHOOK_DELIVERIES, id, doc, { partition: endpointId, sort: sortOf(recorded.position) });
-        await bumpQueue(view, endpointId, +1);
+        await bumpQueue(view, endpointId, walletId, +1);
       }
       return;
     }
@@ -126,7 +128,7 @@ export const webhookOutboxProjection: Projection = {
           endpointId,
           failingSince: null,
         } satisfies WebhookEndpointHealthDoc);
-        await bumpQueue(view, endpointId, -1);
+        await bumpQueue(view, endpointId, current.walletId, -1);
         return;
       case 'WebhookDeliveryFailed': {
         if (event.data.attempt <= current.attempts) return;
@@ -159,18 +161,23 @@ export const webhookOutboxProjection: Projection = {
           { ...current, status: 'abandoned', lastError: event.data.reason } satisfies WebhookDeliveryDoc,
           doneIndex,
         );
-        await bumpQueue(view, endpointId, -1);
+        await bumpQueue(view, endpointId, current.walletId, -1);
         return;
     }
   },
 };
 
-async function bumpQueue(view: ProjectionView, endpointId: string, by: number): Promise<void> {
+async function bumpQueue(
+  view: ProjectionView,
+  endpointId: string,
+  walletId: string,
+  by: number,
+): Promise<void> {
   const queue = await view.get<WebhookQueueDoc>(WEBHOOK_QUEUES, endpointId);
   const pending = (queue?.pending ?? 0) + by;
   if (pending <= 0) view.delete(WEBHOOK_QUEUES, endpointId);
   else
-    view.put(WEBHOOK_QUEUES, endpointId, { endpointId, pending } satisfies WebhookQueueDoc, {
+    view.put(WEBHOOK_QUEUES, endpointId, { endpointId, walletId, pending } satisfies WebhookQueueDoc, {
       partition: ACTIVE_PARTITION,
       sort: endpointId,
     });

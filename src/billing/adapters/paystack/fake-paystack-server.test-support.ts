@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 
 /**
  * A local stand-in for Paystack's documented API (POST /transaction/initialize,
- * GET /transaction/verify/:reference), listening on 127.0.0.1 on a free port. Test support only.
+ * GET /transaction/verify/:reference, POST /refund), listening on 127.0.0.1 on a free port. Test support only.
  *
  * Behaviours:
  * - `success`           initialize and verify succeed; verify echoes the initialized amount/currency
@@ -62,6 +62,8 @@ export class FakePaystackServer {
   slowMs: number;
   mismatchAmount: number | null = null;
   mismatchCurrency = 'NGN';
+  /** Refunds made, by transaction reference (a second refund of one is refused, like Paystack). */
+  readonly refunds = new Map<string, { id: number; amount: number; currency: string }>();
 
   readonly #secretKey: string | undefined;
   readonly #transactions = new Map<string, Transaction>();
@@ -99,6 +101,7 @@ export class FakePaystackServer {
     this.mismatchAmount = null;
     this.mismatchCurrency = 'NGN';
     this.requests.length = 0;
+    this.refunds.clear();
     this.#transactions.clear();
   }
 
@@ -187,7 +190,30 @@ export class FakePaystackServer {
     if (req.method === 'GET' && verify) {
       return this.#verify(decodeURIComponent(verify[1]), send);
     }
+    if (req.method === 'POST' && url.pathname === '/refund') return this.#refund(body, send);
     return send(404, { status: false, message: 'Not found' });
+  }
+
+  #refund(body: unknown, send: (status: number, payload: unknown) => void): void {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    const tx = typeof b.transaction === 'string' ? this.#transactions.get(b.transaction) : undefined;
+    if (!tx) return send(404, { status: false, message: 'Transaction not found' });
+    if (this.refunds.has(tx.reference)) {
+      return send(400, { status: false, message: 'Transaction has been fully reversed' });
+    }
+    const refund = { id: 3018284 + this.refunds.size, amount: tx.amount, currency: tx.currency };
+    this.refunds.set(tx.reference, refund);
+    send(200, {
+      status: true,
+      message: 'Refund has been queued for processing',
+      data: {
+        id: refund.id,
+        transaction: { reference: tx.reference, amount: tx.amount },
+        amount: refund.amount,
+        currency: refund.currency,
+        status: 'pending',
+      },
+    });
   }
 
   #initialize(body: unknown, send: (status: number, payload: unknown) => void): void {

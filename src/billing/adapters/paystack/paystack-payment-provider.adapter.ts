@@ -1,11 +1,14 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import type {
-  PaymentProvider,
-  PaymentStatus,
-  StartedPayment,
-  StartPaymentInput,
-  VerifiedPayment,
-  WebhookResult,
+import {
+  type AcceptedRefund,
+  type PaymentProvider,
+  type RefundInput,
+  RefundRefusedError,
+  type PaymentStatus,
+  type StartedPayment,
+  type StartPaymentInput,
+  type VerifiedPayment,
+  type WebhookResult,
 } from '../../ports/payment-provider.port';
 
 export interface PaystackPaymentProviderOptions {
@@ -54,7 +57,7 @@ export function mapPaystackStatus(status: string): PaymentStatus {
 /**
  * LIVE payments through Paystack's Standard checkout:
  * POST /transaction/initialize → redirect to `authorization_url`; GET /transaction/verify/:reference
- * server to server; webhooks signed with `x-paystack-signature` = hex HMAC-SHA512(raw body, secret key).
+ * server to server; POST /refund for money taken that a checkout will not credit; webhooks signed with `x-paystack-signature` = hex HMAC-SHA512(raw body, secret key).
  */
 export class PaystackPaymentProvider implements PaymentProvider {
   readonly name = 'paystack';
@@ -143,6 +146,32 @@ export class PaystackPaymentProvider implements PaymentProvider {
       currency: data.currency.toUpperCase(),
       reason: status === 'failed' ? (gateway ? `${data.status}: ${gateway}` : data.status) : null,
     };
+  }
+
+  /**
+   * POST /refund `{ transaction: reference }` (no amount: Paystack refunds the whole transaction).
+   * Paystack answering 4xx (say, "Transaction has been fully reversed") is a refusal no retry
+   * changes; anything else (timeouts, 5xx, our key refused) stays unknown and is retried.
+   */
+  async refundPayment(input: RefundInput): Promise<AcceptedRefund> {
+    let body: Record<string, unknown>;
+    try {
+      body = await this.#request('refund', 'POST', '/refund', {
+        transaction: input.reference,
+        merchant_note: input.reason.slice(0, 200),
+      });
+    } catch (error) {
+      const status = error instanceof PaystackRequestError ? error.httpStatus : null;
+      if (status !== null && status >= 400 && status < 500 && status !== 401 && status !== 429) {
+        throw new RefundRefusedError((error as Error).message);
+      }
+      throw error;
+    }
+    const id = asRecord(body.data)?.id;
+    if (typeof id !== 'number' && typeof id !== 'string') {
+      throw new PaystackRequestError('Paystack refund: response has no data.id');
+    }
+    return { refundId: String(id) };
   }
 
   parseWebhook(

@@ -1,5 +1,7 @@
 import type {
+  AcceptedRefund,
   PaymentProvider,
+  RefundInput,
   PaymentStatus,
   StartedPayment,
   StartPaymentInput,
@@ -52,6 +54,11 @@ export class TestPaymentProvider implements PaymentProvider {
       currency: outcome.currency,
       reason: outcome.status === 'failed' ? (outcome.reason ?? 'declined on the test payment page') : null,
     };
+  }
+
+  /** No money moved: the refund is as simulated as the payment. */
+  async refundPayment(input: RefundInput): Promise<AcceptedRefund> {
+    return { refundId: `test_refund_${input.reference}` };
   }
 
   parseWebhook(): WebhookResult {

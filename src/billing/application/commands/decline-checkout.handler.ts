@@ -27,7 +27,7 @@ export class DeclineCheckoutHandler implements ICommandHandler<DeclineCheckout, 
       !state.payment
     ) {
       const asked = state;
-      state = await this.payments.verifyAndSettle(checkoutId).catch(() => asked);
+      state = await this.payments.verifyAndSettle(checkoutId, { cached: true }).catch(() => asked);
     }
     if (state.payment || state.status === 'succeeded') {
       return this.payments.settleAndWait(checkoutId, () => this.payments.complete(checkoutId));

@@ -8,6 +8,9 @@ export class VerifyCheckoutPaymentHandler implements ICommandHandler<VerifyCheck
   constructor(private readonly payments: CheckoutPayments) {}
 
   execute({ checkoutId }: VerifyCheckoutPayment): Promise<Checkout> {
-    return this.payments.settleAndWait(checkoutId, () => this.payments.verifyAndSettle(checkoutId));
+    // The return page needs no sign-in: the provider's answer is reused for a few seconds.
+    return this.payments.settleAndWait(checkoutId, () =>
+      this.payments.verifyAndSettle(checkoutId, { cached: true }),
+    );
   }
 }

@@ -1,5 +1,6 @@
 import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { APP_CONFIG, AppConfig } from '../../../config/app-config';
 import { CLOCK, Clock } from '../../../shared/clock';
 import { invalid } from '../../../shared/domain-error';
 import { AggregateStore } from '../../../shared/event-store/aggregate-store';
@@ -31,6 +32,7 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
     private readonly projections: ProjectionsService,
     @Inject(ADDRESS_GUARD) private readonly guard: AddressGuard,
     @Inject(WEBHOOK_OPTIONS) private readonly options: WebhookOptions,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -41,18 +43,12 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
   }: CreateWebhookEndpoint): Promise<CreatedWebhookEndpoint> {
     const url = parseWebhookUrl(rawUrl, owner.environment);
     const events = parseEvents(rawEvents);
-    if (owner.environment === 'LIVE') {
+    if (!this.config.webhookAllowPrivateAddresses) {
       const problem = await this.guard.check(hostOf(url));
-      if (problem) throw invalid('invalid_url', `LIVE webhook endpoints must be public: ${problem}`, 'url');
-    }
-    const existing = await this.endpoints.ofWallet(owner.walletId);
-    if (existing.length >= this.options.maxEndpointsPerWallet) {
-      throw invalid(
-        'too_many_endpoints',
-        `A wallet has at most ${this.options.maxEndpointsPerWallet} webhook endpoints; delete one first`,
-      );
+      if (problem) throw invalid('invalid_url', `Webhook endpoints must be public: ${problem}`, 'url');
     }
     const id = newId('we');
+    await this.endpoints.takeSlot(owner.walletId, id, this.options.maxEndpointsPerWallet);
     const data = {
       endpointId: id,
       walletId: owner.walletId,
@@ -63,11 +59,13 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
       secret: `whsec_${randomToken(32)}`,
       createdAt: this.clock.now().toISOString(),
     };
-    const handled = unwrap(
-      await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) =>
-        endpoint.create(s, data),
-      ),
-    );
+    const handled = await this.aggregates
+      .handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) => endpoint.create(s, data))
+      .then(unwrap)
+      .catch(async (error: unknown) => {
+        await this.endpoints.freeSlot(owner.walletId, id, 'creation failed').catch(() => undefined);
+        throw error;
+      });
     await this.projections.waitFor(handled.position, [WEBHOOK_ENDPOINTS_PROJECTION]);
     return {
       id,

@@ -9,6 +9,7 @@ import { unwrap } from '../../../shared/result';
 import * as endpoint from '../../domain/webhook-endpoint.decider';
 import { webhookEndpointStream } from '../../domain/webhook.events';
 import { WEBHOOK_ENDPOINTS_PROJECTION } from '../../projections/webhook-endpoints.projection';
+import { WebhookEndpoints } from '../webhook-endpoints.service';
 import { DeletedWebhookEndpoint, DeleteWebhookEndpoint } from './delete-webhook-endpoint.command';
 
 @CommandHandler(DeleteWebhookEndpoint)
@@ -19,6 +20,7 @@ export class DeleteWebhookEndpointHandler implements ICommandHandler<
   constructor(
     private readonly aggregates: AggregateStore,
     private readonly projections: ProjectionsService,
+    private readonly endpoints: WebhookEndpoints,
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
@@ -29,6 +31,7 @@ export class DeleteWebhookEndpointHandler implements ICommandHandler<
         endpoint.remove(s, { walletId, now: this.clock.now() }),
       ),
     );
+    await this.endpoints.freeSlot(walletId, id, 'deleted');
     await this.projections.waitFor(handled.position, [WEBHOOK_ENDPOINTS_PROJECTION]);
     return { id, object: 'webhook_endpoint', deleted: true };
   }
