@@ -3,6 +3,7 @@ import { BillingModule } from '../billing/billing.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { ConsoleSessions } from './application/console-sessions.service';
+import { FormReplays } from './http/form-replays';
 import { OneTimeFlash } from './http/one-time-flash';
 import { SignInThrottle } from './application/sign-in-throttle';
 import { ChooseEnvironmentHandler } from './application/commands/choose-environment.handler';
@@ -31,6 +32,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleCsrfGuard,
     SignedInGuard,
     { provide: OneTimeFlash, useFactory: () => new OneTimeFlash() },
+    { provide: FormReplays, useFactory: () => new FormReplays() },
     { provide: SignInThrottle, useFactory: () => new SignInThrottle() },
     SignInHandler,
     SignUpHandler,

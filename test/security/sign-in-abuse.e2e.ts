@@ -31,7 +31,11 @@ async function signIn(
 }
 
 /** Runs `count` tasks, `parallel` at a time. */
-async function inParallel(count: number, parallel: number, task: (i: number) => Promise<void>): Promise<void> {
+async function inParallel(
+  count: number,
+  parallel: number,
+  task: (i: number) => Promise<void>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: parallel }, async () => {
@@ -65,7 +69,9 @@ describe('sign-in cannot exhaust the heap (item 2)', () => {
     await inParallel(10_000, 8, async (i) => {
       const unique = `${i}-${randomToken(8)}`;
       const email =
-        i % 2 === 0 ? `${unique}${'e'.repeat(16_000)}@example.com` : `${unique}${'e'.repeat(230)}`.slice(0, 254);
+        i % 2 === 0
+          ? `${unique}${'e'.repeat(16_000)}@example.com`
+          : `${unique}${'e'.repeat(230)}`.slice(0, 254);
       const status = await signIn(
         t,
         visitor,

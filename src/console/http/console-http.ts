@@ -4,6 +4,7 @@ import type { AccountView } from '../../accounts/projections/accounts.projection
 import { CookieOptions, readCookie, setCookie } from './cookies';
 import type { ConsoleSession } from '../application/console-sessions.service';
 import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
+import { randomToken } from '../../shared/ids';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -112,6 +113,7 @@ export async function renderPage(
     currentPath: request.url,
     ...model,
     csrf,
+    once: newFormToken(),
   });
   pageSecurityHeaders(reply);
   await reply.status(status).type('text/html; charset=utf-8').send(html);
@@ -120,6 +122,23 @@ export async function renderPage(
 export function redirect(reply: FastifyReply, location: string): void {
   pageSecurityHeaders(reply);
   void reply.status(303).header('location', location).send();
+}
+
+/** 131 bits of base62, in the hidden `_once` field of every form that acts (FormReplays). */
+const FORM_TOKEN_LENGTH = 22;
+const FORM_TOKEN_SHAPE = /^[0-9A-Za-z]{22}$/;
+
+export const newFormToken = () => randomToken(FORM_TOKEN_LENGTH);
+
+/** The one-time token a form was rendered with; a form without one is refused (a stale page or a script). */
+export function formToken(body: unknown): string {
+  const token = (body as Record<string, unknown> | null | undefined)?._once;
+  if (typeof token === 'string' && FORM_TOKEN_SHAPE.test(token)) return token;
+  throw new ConsolePageError(
+    400,
+    'This form has expired',
+    'The form was sent without its one-time token, so nothing was done. Go back, reload the page and try again.',
+  );
 }
 
 /** A form field exactly as sent ('' when absent or not text): passwords and message bodies keep their spaces. */

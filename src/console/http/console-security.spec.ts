@@ -65,7 +65,8 @@ describe('SignInThrottle', () => {
     const right = throttle.begin('a@example.com', 'ip');
     if (isThrottled(right)) throw new Error('throttled too early');
     throttle.succeeded(right);
-    for (let i = 0; i < SIGN_IN_MAX_FAILURES; i++) expect(retryAfter(throttle, 'a@example.com', 'ip')).toBe(0);
+    for (let i = 0; i < SIGN_IN_MAX_FAILURES; i++)
+      expect(retryAfter(throttle, 'a@example.com', 'ip')).toBe(0);
   });
 
   it('pauses one account guessed from many addresses, and one address guessing many accounts', () => {

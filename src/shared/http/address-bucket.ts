@@ -23,7 +23,13 @@ function ipv6Bucket(ip: string): string {
   if (lower.startsWith('::ffff:') && lower.includes('.')) return lower.slice(7);
   const gap = lower.indexOf('::');
   const head = gap < 0 ? lower.split(':') : lower.slice(0, gap).split(':').filter(Boolean);
-  const tail = gap < 0 ? [] : lower.slice(gap + 2).split(':').filter(Boolean);
+  const tail =
+    gap < 0
+      ? []
+      : lower
+          .slice(gap + 2)
+          .split(':')
+          .filter(Boolean);
   // A dotted IPv4 tail counts for two groups.
   const tailGroups = tail.length + (tail.some((g) => g.includes('.')) ? 1 : 0);
   const groups = [...head, ...Array<string>(Math.max(0, 8 - head.length - tailGroups)).fill('0'), ...tail];
