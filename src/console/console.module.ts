@@ -7,6 +7,7 @@ import { FormReplays } from './http/form-replays';
 import { OneTimeFlash } from './http/one-time-flash';
 import { SignInThrottle } from './application/sign-in-throttle';
 import { ChooseEnvironmentHandler } from './application/commands/choose-environment.handler';
+import { EndAllSessionsHandler } from './application/commands/end-all-sessions.handler';
 import { SignInHandler } from './application/commands/sign-in.handler';
 import { SignOutHandler } from './application/commands/sign-out.handler';
 import { SignUpHandler } from './application/commands/sign-up.handler';
@@ -37,6 +38,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     SignInHandler,
     SignUpHandler,
     SignOutHandler,
+    EndAllSessionsHandler,
     ChooseEnvironmentHandler,
     VisitorBySessionHandler,
   ],

@@ -10,6 +10,16 @@ export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
 export const PRE_SESSION_COOKIE = 'sms_console_pre';
 
+/**
+ * A console cookie's name on this request: with the `__Host-` prefix where cookies are Secure, so
+ * the browser accepts it only from this very host over https, with Path=/ and no Domain (a
+ * sibling subdomain cannot plant or overwrite it); without it over plain http, where browsers
+ * refuse `__Host-` cookies.
+ */
+export function cookieName(base: string, request: FastifyRequest, publicUrl: string): string {
+  return secureCookies(request, publicUrl) ? `__Host-${base}` : base;
+}
+
 export type ConsoleRequest = FastifyRequest & {
   consoleSession?: ConsoleSession;
   consoleAccount?: AccountView;
@@ -70,10 +80,11 @@ export function cookieOptions(
  */
 export function csrfTokenForPage(request: ConsoleRequest, reply: FastifyReply, publicUrl: string): string {
   if (request.consoleSession) return csrfTokenFor(request.consoleSession.id);
-  let secret = request.consolePreSecret ?? readCookie(request, PRE_SESSION_COOKIE);
+  const name = cookieName(PRE_SESSION_COOKIE, request, publicUrl);
+  let secret = request.consolePreSecret ?? readCookie(request, name);
   if (!isPreSessionSecret(secret)) {
     secret = newPreSessionSecret();
-    setCookie(reply, PRE_SESSION_COOKIE, secret, cookieOptions(request, publicUrl));
+    setCookie(reply, name, secret, cookieOptions(request, publicUrl));
   }
   request.consolePreSecret = secret;
   return csrfTokenFor(secret);
