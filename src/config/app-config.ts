@@ -57,8 +57,6 @@ export interface AppConfig {
   readonly carrierUrls: Readonly<Record<string, string>>;
   readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string };
   readonly checkoutTtlMs: number;
-  /** Signs console session cookies; random per process when unset (sessions end on restart). */
-  readonly sessionSecret: string | null;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
   readonly logFormat: 'json' | 'pretty';
@@ -112,7 +110,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
       baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
     },
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
-    sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     metricsToken: env.METRICS_TOKEN || null,

@@ -25,7 +25,6 @@ describe('log hygiene: no secret reaches the logs', () => {
   const wrongPassword = `wrong-${random()}`;
   const secrets = {
     paystackSecret: `sk_test_${random()}`,
-    sessionSecret: `session-${random(32)}`,
     carrierPassword: `carrierpw${random(12)}`,
   };
   let dataDir: string;
@@ -51,7 +50,6 @@ describe('log hygiene: no secret reaches the logs', () => {
         ...storeNamespaceEnv(dataDir),
         LOG_LEVEL: 'debug',
         TEST_DLR_DELAY_MS: '100',
-        SESSION_SECRET: secrets.sessionSecret,
         PAYSTACK_SECRET_KEY: secrets.paystackSecret,
         PAYSTACK_BASE_URL: fake.baseUrl,
         CARRIER_MTN_URL: `smpp://mtnsys:${secrets.carrierPassword}@127.0.0.1:9`,
