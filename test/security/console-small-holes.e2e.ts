@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AccountByCredentials } from '../../src/accounts/application/queries/account-by-credentials.query';
 import { runCliProcess } from '../support/cli';
-import { ConsoleBrowser, visitSignIn } from '../support/console-form';
+import { ConsoleBrowser, postSignIn, visitSignIn } from '../support/console-form';
 import { createMerchant } from '../support/merchant';
 import { startTestApp, TestApp } from '../support/test-app';
 
@@ -98,12 +98,7 @@ describe('console cookies over https (item 8)', () => {
     expect(visitor.cookie).toMatch(/^__Host-sms_console_pre=/);
     const m = await createMerchant(t);
     const browser = new ConsoleBrowser(t.baseUrl);
-    const signIn = await fetch(`${t.baseUrl}/console/signin`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: visitor.cookie },
-      body: new URLSearchParams({ _csrf: visitor.csrf, email: m.email, password: m.password }).toString(),
-    });
+    const signIn = await postSignIn(t.baseUrl, visitor, m.email, m.password);
     expect(signIn.status).toBe(303);
     const session = signIn.headers.getSetCookie().find((c) => c.startsWith('__Host-sms_console_session='));
     expect(session).toBeDefined();
