@@ -4,6 +4,8 @@ import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleAwareFilter, registerConsolePlugins } from './console/console.setup';
 import { APP_CONFIG, AppConfig } from './config/app-config';
+import type { Env } from './config/env';
+import { trustProxy } from './config/trust-proxy';
 import { logsInfo } from './config/log-levels';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
@@ -20,13 +22,14 @@ export const BODY_LIMIT_BYTES = 16 * 1024;
 
 const frameworkLogger = new Logger('http');
 
-export function createFastifyAdapter(): FastifyAdapter {
+export function createFastifyAdapter(env: Env = process.env): FastifyAdapter {
   return new FastifyAdapter({
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: () => newId('req'),
     // A caller's X-Request-Id is not trusted: ours are unguessable and unique.
     requestIdHeader: false,
-    trustProxy: process.env.TRUST_PROXY === 'true',
+    // Hops or trusted proxy addresses only, never the client's own left-most X-Forwarded-For.
+    trustProxy: trustProxy(env.TRUST_PROXY),
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // refuseWhileClosing answers in API.md's shape instead of Fastify's fixed 503 body.

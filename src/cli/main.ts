@@ -6,6 +6,7 @@ import { parseArgs } from './cli-args';
 import { accountsCreate, keysMint, keysRevoke } from './commands/account.commands';
 import type { CliCommand } from './commands/cli-command';
 import { routesAdd, routesList } from './commands/route.commands';
+import { sessionsEndAll } from './commands/session.commands';
 import { creditsGrant, projectionsRebuild, walletReplay } from './commands/wallet.commands';
 
 export const COMMANDS: readonly CliCommand[] = [
@@ -17,6 +18,7 @@ export const COMMANDS: readonly CliCommand[] = [
   projectionsRebuild,
   routesAdd,
   routesList,
+  sessionsEndAll,
 ];
 
 /**

@@ -73,8 +73,6 @@ export interface AppConfig {
    * return and decline routes (no sign-in), so they cannot hammer the provider with our key.
    */
   readonly paymentVerifyCacheMs: number;
-  /** Signs console session cookies; random per process when unset (sessions end on restart). */
-  readonly sessionSecret: string | null;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
   readonly logFormat: 'json' | 'pretty';
@@ -140,7 +138,6 @@ export function loadConfig(env: Env = process.env): AppConfig {
     },
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
     paymentVerifyCacheMs: envInt(env, 'PAYMENT_VERIFY_CACHE_MS', 5_000),
-    sessionSecret: env.SESSION_SECRET || null,
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     metricsToken: env.METRICS_TOKEN || null,

@@ -3,10 +3,12 @@ import { BillingModule } from '../billing/billing.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { WalletModule } from '../wallet/wallet.module';
 import { ConsoleSessions } from './application/console-sessions.service';
+import { FormReplays } from './http/form-replays';
 import { OneTimeFlash } from './http/one-time-flash';
 import { SignInThrottle } from './application/sign-in-throttle';
 import { SignUpThrottle } from './http/sign-up-throttle';
 import { ChooseEnvironmentHandler } from './application/commands/choose-environment.handler';
+import { EndAllSessionsHandler } from './application/commands/end-all-sessions.handler';
 import { SignInHandler } from './application/commands/sign-in.handler';
 import { SignOutHandler } from './application/commands/sign-out.handler';
 import { SignUpHandler } from './application/commands/sign-up.handler';
@@ -32,11 +34,13 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleCsrfGuard,
     SignedInGuard,
     { provide: OneTimeFlash, useFactory: () => new OneTimeFlash() },
+    { provide: FormReplays, useFactory: () => new FormReplays() },
     { provide: SignInThrottle, useFactory: () => new SignInThrottle() },
     SignUpThrottle,
     SignInHandler,
     SignUpHandler,
     SignOutHandler,
+    EndAllSessionsHandler,
     ChooseEnvironmentHandler,
     VisitorBySessionHandler,
   ],

@@ -6,6 +6,7 @@
 declare module 'smpp' {
   import { EventEmitter } from 'events';
   import * as net from 'net';
+  import * as tls from 'tls';
 
   export interface PduOptions {
     [field: string]: unknown;
@@ -31,7 +32,10 @@ declare module 'smpp' {
     url?: string;
     host?: string;
     port?: number;
+    /** TLS (smpps): the other fields are passed on to tls.connect (ca, rejectUnauthorized, …). */
     tls?: boolean;
+    ca?: Buffer | string;
+    rejectUnauthorized?: boolean;
     auto_enquire_link_period?: number;
   }
 
@@ -55,6 +59,8 @@ declare module 'smpp' {
   export function connect(options: ConnectOptions, listener?: () => void): Session;
   export function createServer(listener?: (session: Session) => void): Server;
   export function createServer(options: net.ServerOpts, listener?: (session: Session) => void): Server;
+  /** With `key` and `cert`: a TLS server (smpps). */
+  export function createServer(options: tls.TlsOptions, listener?: (session: Session) => void): Server;
 
   /** SMPP command_status names to numbers, e.g. errors.ESME_RTHROTTLED === 0x58. */
   export const errors: Readonly<Record<string, number>>;

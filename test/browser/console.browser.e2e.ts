@@ -165,6 +165,32 @@ describeBrowser('web console in a browser', () => {
     await shot('overview');
   });
 
+  it('a send form submitted twice (and again after the answer) sends one message and charges once', async () => {
+    await page.goto(url('/console/send'));
+    const before = await smsLeft();
+    await page.getByLabel('To', { exact: true }).fill('+233200000001');
+    await page.getByLabel('Sender ID').fill('MyShop');
+    await page.getByLabel('Message').fill('Double-submitted order #43');
+    // What a double click sends when the page's script is slow or off: the same form, twice at
+    // once (console.js disabling the button is a courtesy, not the guarantee).
+    const landed = await page.evaluate<string[]>(`(async () => {
+      const form = document.querySelector('form[action="/console/send"]');
+      const body = new URLSearchParams(new FormData(form));
+      const post = () => fetch(form.action, { method: 'POST', body }).then((r) => r.url);
+      return Promise.all([post(), post()]);
+    })()`);
+    // And the real button, on the very page whose form was just sent twice.
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/console\/messages\/msg_/);
+    expect(landed[0]).toMatch(/\/console\/messages\/msg_/);
+    expect(landed[1]).toBe(landed[0]);
+    expect(page.url()).toBe(landed[0]);
+    await page.goto(url('/console/messages'));
+    expect(await page.locator('tr', { hasText: 'Double-submitted order #43' }).count()).toBe(1);
+    await page.goto(url('/console/send'));
+    expect(await smsLeft()).toBe(before - 1);
+  });
+
   it('renders a message body containing <script> as text, and runs no script', async () => {
     const body = '<script>window.__xss = 1</script><img src=x onerror="window.__xss = 2">';
     await page.goto(url('/console/send'));

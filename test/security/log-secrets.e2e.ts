@@ -9,45 +9,10 @@ import { storeNamespaceEnv } from '../support/engines';
 import { createMerchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
 import { freePort, startTestApp } from '../support/test-app';
-import { visitSignIn } from '../support/console-form';
+import { ConsoleBrowser as Browser, visitSignIn } from '../support/console-form';
 
 const ROOT = join(__dirname, '..', '..');
 const random = (n = 24) => randomBytes(n).toString('base64url');
-
-/** A cookie jar just big enough for the console's two cookies. */
-class Browser {
-  readonly cookies = new Map<string, string>();
-  constructor(private readonly baseUrl: string) {}
-
-  async go(method: string, path: string, form?: Record<string, string>) {
-    const response = await fetch(`${this.baseUrl}${path}`, {
-      method,
-      redirect: 'manual',
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      body: form ? new URLSearchParams(form).toString() : undefined,
-    });
-    for (const c of response.headers.getSetCookie()) {
-      const [pair] = c.split(';');
-      const at = pair.indexOf('=');
-      this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
-    }
-    return {
-      status: response.status,
-      location: response.headers.get('location'),
-      html: await response.text(),
-    };
-  }
-
-  async csrf(path: string): Promise<string> {
-    const page = await this.go('GET', path);
-    const token = /name="_csrf" value="([^"]+)"/.exec(page.html)?.[1];
-    if (!token) throw new Error(`no CSRF token on ${path} (${page.status})`);
-    return token;
-  }
-}
 
 /**
  * API.md: a key never appears in a log line. The real server (src/main.ts, Nest's default logger
@@ -60,7 +25,6 @@ describe('log hygiene: no secret reaches the logs', () => {
   const wrongPassword = `wrong-${random()}`;
   const secrets = {
     paystackSecret: `sk_test_${random()}`,
-    sessionSecret: `session-${random(32)}`,
     carrierPassword: `carrierpw${random(12)}`,
   };
   let dataDir: string;
@@ -86,7 +50,6 @@ describe('log hygiene: no secret reaches the logs', () => {
         ...storeNamespaceEnv(dataDir),
         LOG_LEVEL: 'debug',
         TEST_DLR_DELAY_MS: '100',
-        SESSION_SECRET: secrets.sessionSecret,
         PAYSTACK_SECRET_KEY: secrets.paystackSecret,
         PAYSTACK_BASE_URL: fake.baseUrl,
         CARRIER_MTN_URL: `smpp://mtnsys:${secrets.carrierPassword}@127.0.0.1:9`,
@@ -153,7 +116,7 @@ describe('log hygiene: no secret reaches the logs', () => {
     // Mint a TEST and a LIVE key in the console; each is shown once.
     for (const environment of ['TEST', 'LIVE']) {
       const minted = await browser.go('POST', '/console/keys', {
-        _csrf: await browser.csrf('/console/keys'),
+        ...(await browser.formTokens('/console/keys')),
         environment,
         name: 'ci',
       });

@@ -9,9 +9,11 @@ export function runCliProcess(
   dataDir: string,
   args: readonly string[],
   env: Record<string, string> = {},
+  /** What the CLI reads on stdin (a password); stdin is closed either way. */
+  input = '',
 ): Promise<{ code: number; output: Record<string, unknown>; stderr: string }> {
   return new Promise((resolve, reject) => {
-    execFile(
+    const child = execFile(
       process.execPath,
       ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/cli/main.ts'), ...args],
       {
@@ -28,5 +30,6 @@ export function runCliProcess(
         }
       },
     );
+    child.stdin?.end(input);
   });
 }

@@ -25,3 +25,55 @@ export async function postSignIn(baseUrl: string, visitor: ConsoleVisitor, email
   });
   return { status: response.status, headers: response.headers, html: await response.text() };
 }
+
+/** A cookie jar just big enough for the console's cookies, and its forms' hidden tokens. */
+export class ConsoleBrowser {
+  readonly cookies = new Map<string, string>();
+  constructor(private readonly baseUrl: string) {}
+
+  async go(method: string, path: string, form?: Record<string, string>) {
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method,
+      redirect: 'manual',
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      body: form ? new URLSearchParams(form).toString() : undefined,
+    });
+    for (const c of response.headers.getSetCookie()) {
+      const [pair] = c.split(';');
+      const at = pair.indexOf('=');
+      if (/;\s*Max-Age=0/i.test(c)) this.cookies.delete(pair.slice(0, at));
+      else this.cookies.set(pair.slice(0, at), pair.slice(at + 1));
+    }
+    return {
+      status: response.status,
+      location: response.headers.get('location'),
+      html: await response.text(),
+    };
+  }
+
+  async csrf(path: string): Promise<string> {
+    return (await this.formTokens(path))._csrf;
+  }
+
+  /** The hidden `_csrf` and (on forms that act) `_once` fields of the page's first form. */
+  async formTokens(path: string): Promise<{ _csrf: string; _once?: string }> {
+    const page = await this.go('GET', path);
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(page.html)?.[1];
+    if (!csrf) throw new Error(`no CSRF token on ${path} (${page.status})`);
+    const once = /name="_once" value="([^"]+)"/.exec(page.html)?.[1];
+    return once ? { _csrf: csrf, _once: once } : { _csrf: csrf };
+  }
+
+  /** Signs in through the form; throws unless it is accepted. */
+  async signIn(email: string, password: string): Promise<void> {
+    const answer = await this.go('POST', '/console/signin', {
+      _csrf: await this.csrf('/console/signin'),
+      email,
+      password,
+    });
+    if (answer.status !== 303) throw new Error(`sign-in refused (${answer.status})`);
+  }
+}

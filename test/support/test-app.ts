@@ -69,7 +69,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'sms-wallet-test-'));
   const port = options.port ?? 0;
   const ownUrl = options.port ? { PUBLIC_URL: `http://127.0.0.1:${options.port}` } : {};
-  const config = loadConfig({
+  const env = {
     LOG_LEVEL: 'error',
     ...TEST_KEY_LIMITS_OFF,
     ...process.env,
@@ -81,13 +81,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     // In-process apps run on one thread: the background threads' code is compiled JavaScript
     // (dist/), which only a server process started from dist runs (test/support/server-process.ts).
     BACKGROUND_THREADS: 'off',
-  });
+  };
+  const config = loadConfig(env);
   let builder = Test.createTestingModule({ imports: [AppModule] })
     .overrideProvider(APP_CONFIG)
     .useValue(config);
   if (options.override) builder = options.override(builder);
   const moduleRef = await builder.compile();
-  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(), {
+  const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(env), {
     rawBody: true,
     logger: ['error'],
   });

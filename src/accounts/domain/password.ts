@@ -1,14 +1,26 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { Semaphore } from '../../shared/semaphore';
 
 /** scrypt with N=2^15, r=8, p=1: memory-hard (32 MiB per hash), about 50 ms on a small server. */
 const PARAMS = { N: 1 << 15, r: 8, p: 1, maxmem: 64 * 1024 * 1024 };
 const KEY_LENGTH = 32;
 
+/**
+ * Hashes at once, process-wide. Each runs on libuv's shared pool (4 threads, also used for file
+ * and DNS work) for ~50 ms with 32 MiB: a burst of sign-ins must neither take the whole pool
+ * nor hold hundreds of MiB at a time; the rest wait their turn.
+ */
+export const CONCURRENT_HASHES = 2;
+const hashing = new Semaphore(CONCURRENT_HASHES);
+
 const derive = (password: string, salt: Buffer, params = PARAMS) =>
-  new Promise<Buffer>((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, params, (error, key) =>
-      error ? reject(error) : resolve(key),
-    ),
+  hashing.run(
+    () =>
+      new Promise<Buffer>((resolve, reject) =>
+        scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, params, (error, key) =>
+          error ? reject(error) : resolve(key),
+        ),
+      ),
   );
 
 /** `scrypt$N$r$p$salt$hash`, base64: the parameters travel with the hash so they can be raised later. */

@@ -6,6 +6,7 @@ import { RevokeApiKey } from '../../accounts/application/commands/revoke-api-key
 import { AccountByEmail } from '../../accounts/application/queries/account-by-email.query';
 import type { AccountView } from '../../accounts/projections/accounts.projection';
 import { environmentOption, required } from '../cli-args';
+import { readPassword } from '../read-password';
 import type { CliCommand } from './cli-command';
 
 /** The account behind `--email`, or a clear refusal. */
@@ -17,11 +18,12 @@ export async function accountByEmail(app: INestApplicationContext, email: string
 
 export const accountsCreate: CliCommand = {
   name: 'accounts:create',
-  usage: 'accounts:create --email E --password P',
+  usage: 'accounts:create --email E   (the password is prompted for, or read from stdin)',
   async run(app, options) {
-    const account = await app
-      .get(CommandBus)
-      .execute(new RegisterAccount(required(options, 'email'), required(options, 'password')));
+    const email = required(options, 'email');
+    // --password still works for scripts, but it stays in the shell's history and `ps`.
+    const password = options.password ?? (await readPassword());
+    const account = await app.get(CommandBus).execute(new RegisterAccount(email, password));
     return { output: { id: account.id, email: account.email, wallets: account.wallets } };
   },
 };

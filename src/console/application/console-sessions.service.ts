@@ -26,6 +26,8 @@ const SESSION_ID_LENGTH = 43;
 const SESSION_ID_SHAPE = /^[0-9A-Za-z]{43}$/;
 
 export const SESSION_STREAM_PREFIX = 'console-session-';
+/** The operator's "end every session started until now" (`sessions:end-all`), one event each time. */
+export const ALL_SESSIONS_ENDED_STREAM = 'console-sessions-ended';
 export const sessionHandle = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
 const sessionStream = (handle: string) => `${SESSION_STREAM_PREFIX}${handle}`;
 
@@ -48,7 +50,8 @@ type SessionEvent = SessionStarted | EnvironmentChosen | SessionEnded;
  * keeps the session as a tiny event stream named after the id's SHA-256, so a copy of the
  * log cannot be replayed as cookies, and a session survives a restart and works on every
  * process sharing the store. No password, password hash or API key is ever part of it.
- * Signing out appends an end event: from then on the id is worthless everywhere.
+ * Signing out appends an end event: from then on the id is worthless everywhere. The operator
+ * ends every session at once (a leaked cookie store, a departing employee) with `endAll`.
  */
 @Injectable()
 export class ConsoleSessions {
@@ -114,7 +117,26 @@ export class ConsoleSessions {
       }
     }
     if (!session || Date.parse(session.expiresAt) <= this.clock.now().getTime()) return null;
+    if (Date.parse(session.startedAt) <= (await this.allEndedBefore())) return null;
     return session;
+  }
+
+  /** Ends every session started until now, on every process sharing the store. */
+  async endAll(): Promise<{ endedBefore: string }> {
+    const endedBefore = this.clock.now().toISOString();
+    await this.events.append(
+      ALL_SESSIONS_ENDED_STREAM,
+      [{ type: 'ConsoleSessionsEnded', data: { endedBefore, reason: 'operator' } }],
+      'any',
+    );
+    return { endedBefore };
+  }
+
+  /** When the operator last ended every session (ms), or -Infinity. */
+  private async allEndedBefore(): Promise<number> {
+    const ended = await this.events.readStream(ALL_SESSIONS_ENDED_STREAM);
+    const last = ended[ended.length - 1] as { data: { endedBefore?: string } } | undefined;
+    return last?.data.endedBefore ? Date.parse(last.data.endedBefore) : -Infinity;
   }
 
   async chooseEnvironment(session: ConsoleSession, environment: ConsoleEnvironment): Promise<void> {

@@ -5,10 +5,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { consoleAssetsDir } from '../console-views';
 
-const TYPES: Record<string, string> = {
-  'console.css': 'text/css; charset=utf-8',
-  'console.js': 'text/javascript; charset=utf-8',
-};
+/** A Map, not an object: `constructor` or `__proto__` must not find an inherited "type". */
+const TYPES: ReadonlyMap<string, string> = new Map([
+  ['console.css', 'text/css; charset=utf-8'],
+  ['console.js', 'text/javascript; charset=utf-8'],
+]);
 
 /** The console's own stylesheet and script, served from the app (no CDN). */
 @ApiExcludeController()
@@ -18,7 +19,7 @@ export class ConsoleAssetsController {
 
   @Get(':file')
   asset(@Param('file') file: string, @Res() reply: FastifyReply): void {
-    const type = TYPES[file];
+    const type = TYPES.get(file);
     if (!type) throw new NotFoundException();
     let content = this.cache.get(file);
     if (!content) {

@@ -17,6 +17,7 @@ import { clearCookie, setCookie } from './cookies';
 import {
   ConsolePageError,
   ConsoleRequest,
+  cookieName,
   cookieOptions,
   field,
   rawField,
@@ -139,7 +140,11 @@ export class ConsoleAuthController {
       await this.commands.execute(new SignOut(request.consoleSession));
       this.flash.dropSession(request.consoleSession.handle);
     }
-    clearCookie(reply, SESSION_COOKIE, cookieOptions(request, this.config.publicUrl));
+    clearCookie(
+      reply,
+      cookieName(SESSION_COOKIE, request, this.config.publicUrl),
+      cookieOptions(request, this.config.publicUrl),
+    );
     redirect(reply, '/console/signin');
   }
 
@@ -148,7 +153,7 @@ export class ConsoleAuthController {
     const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
     setCookie(
       reply,
-      SESSION_COOKIE,
+      cookieName(SESSION_COOKIE, request, this.config.publicUrl),
       session.id,
       cookieOptions(request, this.config.publicUrl, maxAgeSeconds),
     );

@@ -1,5 +1,6 @@
-import { CanActivate, ExecutionContext, Injectable } from '@nestjs/common';
+import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { csrfTokenMatches } from './csrf';
 import { VisitorBySession } from '../application/queries/visitor-by-session.query';
 import { readCookie } from './cookies';
@@ -7,6 +8,7 @@ import {
   ConsolePageError,
   ConsoleRedirect,
   ConsoleRequest,
+  cookieName,
   PRE_SESSION_COOKIE,
   SESSION_COOKIE,
 } from './console-http';
@@ -16,12 +18,20 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 /** Loads the signed-in visitor (if any) onto the request. */
 @Injectable()
 export class ConsoleVisitor {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  /** A console cookie's value, under its name on this request (`__Host-` over https). */
+  cookie(request: ConsoleRequest, base: string): string | undefined {
+    return readCookie(request, cookieName(base, request, this.config.publicUrl));
+  }
 
   async load(request: ConsoleRequest): Promise<void> {
     if (request.consoleVisitorLoaded) return;
     request.consoleVisitorLoaded = true;
-    const visitor = await this.queries.execute(new VisitorBySession(readCookie(request, SESSION_COOKIE)));
+    const visitor = await this.queries.execute(new VisitorBySession(this.cookie(request, SESSION_COOKIE)));
     if (visitor) {
       request.consoleSession = visitor.session;
       request.consoleAccount = visitor.account;
@@ -43,7 +53,7 @@ export class ConsoleCsrfGuard implements CanActivate {
     await this.visitor.load(request);
     if (SAFE_METHODS.has(request.method)) return true;
     const submitted = (request.body as Record<string, unknown> | undefined)?._csrf;
-    const secrets = [request.consoleSession?.id, readCookie(request, PRE_SESSION_COOKIE)];
+    const secrets = [request.consoleSession?.id, this.visitor.cookie(request, PRE_SESSION_COOKIE)];
     if (secrets.some((secret) => csrfTokenMatches(secret, submitted))) return true;
     throw new ConsolePageError(
       403,

@@ -40,12 +40,17 @@ export class EnvironmentForm {
   @Field(PATH) next?: string;
 }
 
+/** The one-time token of a form that acts (FormReplays): its shape is checked where it is used. */
+const ONCE = 64;
+
 export class MintKeyForm {
+  @Field(ONCE) _once?: string;
   @Field(SHORT) environment?: string;
   @Field(SHORT) name?: string;
 }
 
 export class SendForm {
+  @Field(ONCE) _once?: string;
   @Field(SHORT) to?: string;
   @Field(SHORT) sender_id?: string;
   @Field(MESSAGE) message?: string;
@@ -53,6 +58,7 @@ export class SendForm {
 }
 
 export class BuyCreditsForm {
+  @Field(ONCE) _once?: string;
   @Field(SHORT) package_id?: string;
 }
 

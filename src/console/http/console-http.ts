@@ -4,10 +4,21 @@ import type { AccountView } from '../../accounts/projections/accounts.projection
 import { CookieOptions, readCookie, setCookie } from './cookies';
 import type { ConsoleSession } from '../application/console-sessions.service';
 import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
+import { randomToken } from '../../shared/ids';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
 export const PRE_SESSION_COOKIE = 'sms_console_pre';
+
+/**
+ * A console cookie's name on this request: with the `__Host-` prefix where cookies are Secure, so
+ * the browser accepts it only from this very host over https, with Path=/ and no Domain (a
+ * sibling subdomain cannot plant or overwrite it); without it over plain http, where browsers
+ * refuse `__Host-` cookies.
+ */
+export function cookieName(base: string, request: FastifyRequest, publicUrl: string): string {
+  return secureCookies(request, publicUrl) ? `__Host-${base}` : base;
+}
 
 export type ConsoleRequest = FastifyRequest & {
   consoleSession?: ConsoleSession;
@@ -69,10 +80,11 @@ export function cookieOptions(
  */
 export function csrfTokenForPage(request: ConsoleRequest, reply: FastifyReply, publicUrl: string): string {
   if (request.consoleSession) return csrfTokenFor(request.consoleSession.id);
-  let secret = request.consolePreSecret ?? readCookie(request, PRE_SESSION_COOKIE);
+  const name = cookieName(PRE_SESSION_COOKIE, request, publicUrl);
+  let secret = request.consolePreSecret ?? readCookie(request, name);
   if (!isPreSessionSecret(secret)) {
     secret = newPreSessionSecret();
-    setCookie(reply, PRE_SESSION_COOKIE, secret, cookieOptions(request, publicUrl));
+    setCookie(reply, name, secret, cookieOptions(request, publicUrl));
   }
   request.consolePreSecret = secret;
   return csrfTokenFor(secret);
@@ -112,6 +124,7 @@ export async function renderPage(
     currentPath: request.url,
     ...model,
     csrf,
+    once: newFormToken(),
   });
   pageSecurityHeaders(reply);
   await reply.status(status).type('text/html; charset=utf-8').send(html);
@@ -120,6 +133,23 @@ export async function renderPage(
 export function redirect(reply: FastifyReply, location: string): void {
   pageSecurityHeaders(reply);
   void reply.status(303).header('location', location).send();
+}
+
+/** 131 bits of base62, in the hidden `_once` field of every form that acts (FormReplays). */
+const FORM_TOKEN_LENGTH = 22;
+const FORM_TOKEN_SHAPE = /^[0-9A-Za-z]{22}$/;
+
+export const newFormToken = () => randomToken(FORM_TOKEN_LENGTH);
+
+/** The one-time token a form was rendered with; a form without one is refused (a stale page or a script). */
+export function formToken(body: unknown): string {
+  const token = (body as Record<string, unknown> | null | undefined)?._once;
+  if (typeof token === 'string' && FORM_TOKEN_SHAPE.test(token)) return token;
+  throw new ConsolePageError(
+    400,
+    'This form has expired',
+    'The form was sent without its one-time token, so nothing was done. Go back, reload the page and try again.',
+  );
 }
 
 /** A form field exactly as sent ('' when absent or not text): passwords and message bodies keep their spaces. */

@@ -28,7 +28,16 @@ import {
   MintKeyForm,
   SendForm,
 } from './console-forms.dto';
-import { ConsolePageError, ConsoleRequest, field, redirect, renderPage, sendFormInput } from './console-http';
+import {
+  ConsolePageError,
+  ConsoleRequest,
+  field,
+  formToken,
+  redirect,
+  renderPage,
+  sendFormInput,
+} from './console-http';
+import { FormReplays } from './form-replays';
 import { OneTimeFlash } from './one-time-flash';
 
 const MINTED_KEY_SLOT = 'minted-key';
@@ -38,6 +47,17 @@ const FINAL_STATUSES = new Set(['DELIVERED', 'FAILED', 'EXPIRED']);
 const FINAL_CHECKOUT = new Set(['succeeded', 'failed', 'expired']);
 /** While an outcome is not final, its page reloads itself this often (a meta refresh: works without JavaScript). */
 export const REFRESH_SECONDS = 2;
+
+/** The prefix of the Idempotency-Key a console send form carries (its one-time token follows). */
+const CONSOLE_SEND_KEY = 'console-send-';
+/** The same send form again, changed or while the first is still on its way. */
+const ALREADY_SENT = new Set(['idempotency_key_reused', 'idempotency_request_in_progress']);
+const alreadySentPage = () =>
+  new ConsolePageError(
+    409,
+    'This form was already sent',
+    'This send form was already sent once, so it was not sent again. See Messages for what was sent, or open Send for a new message.',
+  );
 
 const notFoundPage = () => new ConsolePageError(404, 'Not found', 'There is no such item in your account.');
 
@@ -54,6 +74,7 @@ export class ConsoleController {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly flash: OneTimeFlash,
+    private readonly replays: FormReplays,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -106,6 +127,7 @@ export class ConsoleController {
     @Body() body: MintKeyForm,
   ): Promise<void> {
     const { session, account } = signedIn(request);
+    const token = formToken(body);
     const environment = field(body, 'environment');
     if (environment !== 'TEST' && environment !== 'LIVE') {
       return this.renderKeys(
@@ -117,10 +139,14 @@ export class ConsoleController {
       );
     }
     try {
-      const minted = await this.commands.execute(
-        new MintApiKey(account.id, environment, field(body, 'name')),
-      );
-      this.flash.put(session.handle, MINTED_KEY_SLOT, minted);
+      // Sent twice (a double click, a resubmitted page), the form mints one key.
+      await this.replays.once(session.handle, 'mint-key', token, async () => {
+        const minted = await this.commands.execute(
+          new MintApiKey(account.id, environment, field(body, 'name')),
+        );
+        this.flash.put(session.handle, MINTED_KEY_SLOT, minted);
+        return '/console/keys';
+      });
     } catch (error) {
       if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
       return this.renderKeys(request, reply, account.id, { error: error.message }, 400);
@@ -175,13 +201,17 @@ export class ConsoleController {
     @Body() body: SendForm,
   ): Promise<void> {
     const { walletId, environment, account } = signedIn(request);
+    const token = formToken(body);
     const input = sendFormInput(body, field(body, 'type') || 'transactional');
     let sent: ApiMessage;
     try {
-      // The API's one send path: same validation, reservation, queue and outcome.
+      // The API's one send path: same validation, reservation, queue and outcome. The form's
+      // one-time token is its Idempotency-Key, so the same form sent twice sends one message.
       const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
-      sent = (await this.commands.execute(new SendMessage(sender, input))).message;
+      sent = (await this.commands.execute(new SendMessage(sender, input, `${CONSOLE_SEND_KEY}${token}`)))
+        .message;
     } catch (error) {
+      if (error instanceof DomainError && ALREADY_SENT.has(error.code)) throw alreadySentPage();
       if (
         !(error instanceof DomainError) ||
         !['invalid_request', 'insufficient_credit', 'unprocessable'].includes(error.kind)
@@ -285,21 +315,26 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: BuyCreditsForm,
   ): Promise<void> {
-    const { account, walletId, environment } = signedIn(request);
+    const { account, walletId, environment, session } = signedIn(request);
+    const token = formToken(body);
+    const packageId = field(body, 'package_id');
     let checkoutUrl: string;
     try {
       // The same use case as POST /v1/billing/checkout; the browser comes back to the console.
-      const started = await this.commands.execute(
-        new StartCheckout(
-          { accountId: account.id, walletId, environment },
-          {
-            packageId: field(body, 'package_id'),
-            successUrl: `${this.config.publicUrl}/console/billing/return`,
-            cancelUrl: `${this.config.publicUrl}/console/billing`,
-          },
-        ),
-      );
-      checkoutUrl = started.checkout_url;
+      // Sent twice, the form goes to the one checkout it started.
+      checkoutUrl = await this.replays.once(session.handle, `checkout:${packageId}`, token, async () => {
+        const started = await this.commands.execute(
+          new StartCheckout(
+            { accountId: account.id, walletId, environment },
+            {
+              packageId,
+              successUrl: `${this.config.publicUrl}/console/billing/return`,
+              cancelUrl: `${this.config.publicUrl}/console/billing`,
+            },
+          ),
+        );
+        return started.checkout_url;
+      });
     } catch (error) {
       if (
         !(error instanceof DomainError) ||

@@ -2,8 +2,12 @@ import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/commo
 import type { FastifyRequest } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../domain-error';
+import { addressBucket } from './address-bucket';
 import { DomainErrorWithHeaders } from './error-body';
 import { TokenBuckets } from './token-bucket';
+
+/** About 100 bytes each: at most ~10 MB of per-address buckets, whatever clients send. */
+export const MAX_ADDRESS_BUCKETS = 100_000;
 
 /**
  * API.md's limits: per API key (lower for TEST keys, which anyone can get for free), and per
@@ -23,7 +27,8 @@ export class RateLimiter {
       perSecond: Math.min(perKey.perSecond, perTestKey.perSecond),
       burst: Math.min(perKey.burst, perTestKey.burst),
     });
-    this.perAddress = new TokenBuckets(config.rateLimits.perAddress);
+    // Reachable without a key, so bounded: past it the oldest bucket is forgotten (a fresh burst).
+    this.perAddress = new TokenBuckets(config.rateLimits.perAddress, MAX_ADDRESS_BUCKETS);
   }
 
   consumeForKey(keyId: string, environment: 'TEST' | 'LIVE'): void {
@@ -31,8 +36,9 @@ export class RateLimiter {
     refuseIfLimited(buckets.take(keyId), 'Too many requests for this API key');
   }
 
+  /** `address` is the client address as Fastify reports it; IPv6 clients are counted per /64. */
   consumeForAddress(address: string): void {
-    refuseIfLimited(this.perAddress.take(address), 'Too many requests from this address');
+    refuseIfLimited(this.perAddress.take(addressBucket(address)), 'Too many requests from this address');
   }
 }
 

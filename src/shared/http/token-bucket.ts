@@ -11,7 +11,8 @@ interface Bucket {
 
 /**
  * Token buckets by name, in this process. One map lookup and a little arithmetic per request,
- * so it stays cheap on the hot path; idle buckets are forgotten once full again.
+ * so it stays cheap on the hot path; idle buckets are forgotten once full again, and past
+ * `capacity` buckets the oldest one is (it starts again from a full burst).
  */
 export class TokenBuckets {
   private readonly buckets = new Map<string, Bucket>();
@@ -19,6 +20,7 @@ export class TokenBuckets {
 
   constructor(
     private readonly limit: BucketLimit,
+    private readonly capacity = Infinity,
     private readonly now: () => number = () => performance.now(),
   ) {}
 
@@ -26,18 +28,28 @@ export class TokenBuckets {
   take(name: string): number {
     const now = this.now();
     this.sweep(now);
-    const bucket = this.buckets.get(name) ?? { tokens: this.limit.burst, updatedAt: now };
-    bucket.tokens = Math.min(
-      this.limit.burst,
-      bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.limit.perSecond,
-    );
-    bucket.updatedAt = now;
-    this.buckets.set(name, bucket);
+    let bucket = this.buckets.get(name);
+    if (bucket === undefined) {
+      bucket = { tokens: this.limit.burst, updatedAt: now };
+      if (this.buckets.size >= this.capacity) this.buckets.delete(this.buckets.keys().next().value as string);
+      this.buckets.set(name, bucket);
+    } else {
+      bucket.tokens = Math.min(
+        this.limit.burst,
+        bucket.tokens + ((now - bucket.updatedAt) / 1000) * this.limit.perSecond,
+      );
+      bucket.updatedAt = now;
+    }
     if (bucket.tokens >= 1) {
       bucket.tokens -= 1;
       return 0;
     }
     return Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
+  }
+
+  /** How many buckets are held. */
+  get size(): number {
+    return this.buckets.size;
   }
 
   private sweep(now: number): void {

@@ -1,4 +1,15 @@
-import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
+import {
+  Body,
+  Controller,
+  Delete,
+  Get,
+  Header,
+  HttpCode,
+  Param,
+  Post,
+  Query,
+  UseGuards,
+} from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
@@ -30,6 +41,8 @@ export class WebhookEndpointsHttpController {
 
   @Post()
   @HttpCode(200)
+  // The answer holds the whsec_ secret: no cache or proxy along the way may keep a copy.
+  @Header('cache-control', 'no-store')
   @ApiOperation({
     summary:
       'Register a URL for webhook events (message.sent, message.delivered, message.failed, message.expired, checkout.succeeded); the signing secret is shown only in this answer',

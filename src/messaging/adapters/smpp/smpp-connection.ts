@@ -29,10 +29,16 @@ export class SmppConnection {
   private lastError: Error | null = null;
   private connected = false;
 
-  /** Wraps an existing library session (a server-side session, or one being connected). */
-  constructor(readonly session: Session) {
-    this.connected = !session.socket.connecting;
-    session.once('connect', () => {
+  /**
+   * Wraps an existing library session (a server-side session, or one being connected). Over TLS
+   * the connection is up once the handshake has verified the peer ('secureConnect'), not at TCP.
+   */
+  constructor(
+    readonly session: Session,
+    private readonly upEvent: 'connect' | 'secureConnect' = 'connect',
+  ) {
+    this.connected = !session.socket.connecting && upEvent === 'connect';
+    session.once(upEvent, () => {
       this.connected = true;
     });
     session.on('error', (error: Error) => {
@@ -53,9 +59,16 @@ export class SmppConnection {
     });
   }
 
-  /** Starts opening a TCP connection to an SMSC; wait for it with whenConnected(). */
-  static open(host: string, port: number): SmppConnection {
-    return new SmppConnection(connect({ host, port }));
+  /**
+   * Starts opening a connection to an SMSC, over TLS when `tls` is given (the certificate is
+   * verified against the system's CAs, or only against `ca` when given); wait with whenConnected().
+   */
+  static open(host: string, port: number, tls: { readonly ca?: Buffer } | null = null): SmppConnection {
+    if (!tls) return new SmppConnection(connect({ host, port }));
+    return new SmppConnection(
+      connect({ host, port, tls: true, rejectUnauthorized: true, ...(tls.ca ? { ca: tls.ca } : {}) }),
+      'secureConnect',
+    );
   }
 
   /** Resolves once the TCP connection is up; rejects when it fails or after timeoutMs. */
@@ -69,7 +82,7 @@ export class SmppConnection {
         this.destroy();
         reject(new Error(`TCP connect timed out after ${timeoutMs} ms`));
       }, timeoutMs);
-      this.session.once('connect', () => {
+      this.session.once(this.upEvent, () => {
         clearTimeout(timer);
         resolve();
       });

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { ConnectionClosedError, SmppConnection } from './smpp-connection';
 import { SmppStatus, smppStatusName } from './smpp-status';
 import type { SmppConnectionConfig } from './smpp-url';
@@ -34,6 +35,8 @@ export class SmppLink {
   private failures = 0;
   private reconnectTimer: NodeJS.Timeout | null = null;
   private enquireTimer: NodeJS.Timeout | null = null;
+  /** smpps://: the TLS options, with `ca_file` read once at start-up (a missing file stops it there). */
+  private readonly tls: { readonly ca?: Buffer } | null;
 
   /**
    * @param attach registers the PDU handlers (deliver_sm, …) on every new connection, before it binds
@@ -44,7 +47,9 @@ export class SmppLink {
     private readonly logger: CarrierLogger,
     private readonly where: string,
     private readonly attach: (connection: SmppConnection) => void,
-  ) {}
+  ) {
+    this.tls = config.tls ? (config.tls.caFile ? { ca: readFileSync(config.tls.caFile) } : {}) : null;
+  }
 
   /** The bound connection, or null while there is none. */
   get connection(): SmppConnection | null {
@@ -99,7 +104,7 @@ export class SmppLink {
   private async bindOnce(): Promise<void> {
     this.reconnectTimer = null;
     if (!this.running) return;
-    const connection = SmppConnection.open(this.config.host, this.config.port);
+    const connection = SmppConnection.open(this.config.host, this.config.port, this.tls);
     this.connecting = connection;
     connection.on('enquire_link', (pdu) => connection.respond(pdu));
     connection.on('unbind', (pdu) => {

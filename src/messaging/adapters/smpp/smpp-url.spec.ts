@@ -12,6 +12,7 @@ describe('parseSmppUrl', () => {
       systemType: 'VMA',
       tps: 25,
       window: 5,
+      tls: null,
     });
   });
 
@@ -24,6 +25,7 @@ describe('parseSmppUrl', () => {
       systemType: '',
       tps: 50,
       window: 10,
+      tls: null,
     });
   });
 
@@ -53,5 +55,25 @@ describe('parseSmppUrl', () => {
   it('never shows the password in errors', () => {
     expect(() => parseSmppUrl('smpp://u:hunter2@host:2775?tps=-1')).toThrow(/smpp:\/\/u:\*\*\*@host/);
     expect(redactSmppUrl('smpp://u:hunter2@host:2775')).toBe('smpp://u:***@host:2775');
+  });
+
+  it('hides all of a password that contains @ or /, whatever the scheme', () => {
+    expect(redactSmppUrl('smpp://u:p@ss@word@host:2775')).toBe('smpp://u:***@host:2775');
+    expect(redactSmppUrl('smpps://u:pa/ss@word@host')).toBe('smpps://u:***@host');
+    expect(() => parseSmppUrl('smpp://u:p@ss@word@host:2775?tps=-1')).toThrow(/smpp:\/\/u:\*\*\*@host:2775/);
+    for (const raw of ['smpp://u:p@ss@word@host:2775?tps=-1', 'smpp://u:p@ss@word@host/x'])
+      expect(() => parseSmppUrl(raw)).toThrow(
+        expect.objectContaining({ message: expect.not.stringMatching(/ss|word/) }),
+      );
+  });
+
+  it('reads smpps:// as TLS on port 3550 by default, with an optional CA file', () => {
+    expect(parseSmppUrl('smpps://u:p@carrier.example')).toMatchObject({ port: 3550, tls: { caFile: null } });
+    expect(parseSmppUrl('smpps://u:p@carrier.example:2776?ca_file=/etc/ca.pem')).toMatchObject({
+      port: 2776,
+      tls: { caFile: '/etc/ca.pem' },
+    });
+    expect(parseSmppUrl('smpp://u:p@carrier.example')).toMatchObject({ port: 2775, tls: null });
+    expect(() => parseSmppUrl('smpp://u:p@carrier.example?ca_file=/etc/ca.pem')).toThrow(/needs smpps/);
   });
 });

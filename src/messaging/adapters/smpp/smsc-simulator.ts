@@ -50,6 +50,8 @@ export interface SmscSimulatorOptions {
   /** Attempts per receipt before it is dropped. Default 5. */
   receiptAttempts?: number;
   logger?: { log(message: string): void };
+  /** A PEM key and certificate: the simulator speaks SMPP over TLS (smpps://). */
+  tls?: { readonly key: string | Buffer; readonly cert: string | Buffer };
 }
 
 export interface RecordedSubmission extends SubmitSmFields {
@@ -91,7 +93,7 @@ interface ReceiptJob {
 const FIRST_MESSAGE_ID = 0xa1b2c3;
 
 export class SmscSimulator {
-  private readonly settings: Required<Omit<SmscSimulatorOptions, 'logger'>>;
+  private readonly settings: Required<Omit<SmscSimulatorOptions, 'logger' | 'tls'>>;
   private readonly server: Server;
   private readonly sessions = new Map<number, SimSession>();
   private readonly recorded: RecordedSubmission[] = [];
@@ -120,7 +122,9 @@ export class SmscSimulator {
       receiptAttempts: options.receiptAttempts ?? 5,
       answerEnquireLink: options.answerEnquireLink ?? true,
     };
-    this.server = createServer((session) => this.accept(session));
+    this.server = options.tls
+      ? createServer({ key: options.tls.key, cert: options.tls.cert }, (session) => this.accept(session))
+      : createServer((session) => this.accept(session));
   }
 
   listen(): Promise<this> {
@@ -141,7 +145,8 @@ export class SmscSimulator {
   url(query = ''): string {
     const { systemId, password, host } = this.settings;
     const auth = `${encodeURIComponent(systemId)}:${encodeURIComponent(password)}`;
-    return `smpp://${auth}@${host}:${this.port}${query ? `?${query}` : ''}`;
+    const scheme = this.options.tls ? 'smpps' : 'smpp';
+    return `${scheme}://${auth}@${host}:${this.port}${query ? `?${query}` : ''}`;
   }
 
   /** Changes receipt, id and rule settings for what comes next. */
