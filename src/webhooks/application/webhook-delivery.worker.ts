@@ -12,20 +12,16 @@ import { webhookDeliveriesStream, WebhookDeliveryEvent } from '../domain/webhook
 import { WEBHOOK_SENDER, WebhookSender } from '../ports/webhook-sender.port';
 import { WEBHOOK_ENDPOINTS, WebhookEndpointDoc } from '../projections/webhook-endpoints.projection';
 import {
-  ACTIVE_PARTITION,
   WEBHOOK_DELIVERIES,
   WEBHOOK_ENDPOINT_HEALTH,
   WEBHOOK_OUTBOX_PROJECTION,
-  WEBHOOK_QUEUES,
   WebhookDeliveryDoc,
   WebhookEndpointHealthDoc,
   WebhookQueueDoc,
 } from '../projections/webhook-outbox.projection';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
+import { activeQueuesByWallet } from './active-queues';
 import { WebhookEndpoints } from './webhook-endpoints.service';
-
-/** Outbox queues are read this many at a time, all of them on every tick. */
-const QUEUE_PAGE = 1000;
 
 /** A delivery the tick may start, and whose wallet's share it counts against. */
 interface Work {
@@ -109,7 +105,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
    */
   async tick(): Promise<void> {
     const now = this.clock.now();
-    const byWallet = await this.queuesByWallet();
+    const byWallet = await activeQueuesByWallet(this.reads);
     const busyEndpoint = new Map<string, number>();
     const busyWallet = new Map<string, number>();
     for (const f of this.inFlight.values()) {
@@ -132,32 +128,6 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     if (this.stopped) return;
     for (const work of roundRobin(perWallet, this.options.totalConcurrency - this.inFlight.size)) {
       if (!this.inFlight.has(work.delivery.id)) this.start(work.delivery, work.walletId, work.run);
-    }
-  }
-
-  /** Every endpoint with pending deliveries (read page by page: none is left unread), by wallet. */
-  private async queuesByWallet(): Promise<Map<string, WebhookQueueDoc[]>> {
-    const byWallet = new Map<string, WebhookQueueDoc[]>();
-    let afterSort: string | undefined;
-    for (;;) {
-      const page = await this.reads.list<WebhookQueueDoc>(WEBHOOK_QUEUES, {
-        partition: ACTIVE_PARTITION,
-        order: 'asc',
-        limit: QUEUE_PAGE,
-        afterSort,
-      });
-      for (const queue of page) {
-        // Queue documents from before wallets were recorded on them: the endpoint says whose.
-        const walletId =
-          queue.walletId ??
-          (await this.reads.get<WebhookEndpointDoc>(WEBHOOK_ENDPOINTS, queue.endpointId))?.walletId ??
-          queue.endpointId;
-        const list = byWallet.get(walletId);
-        if (list) list.push(queue);
-        else byWallet.set(walletId, [queue]);
-      }
-      if (page.length < QUEUE_PAGE) return byWallet;
-      afterSort = page[page.length - 1].endpointId;
     }
   }
 
