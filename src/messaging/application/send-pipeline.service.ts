@@ -137,7 +137,7 @@ export class SendPipeline {
     // TEST credits are free and come back: a TEST wallet's sends are also counted per day.
     const quotaWallet = ctx.mode === 'wallet' && environment === 'TEST' ? ctx.walletId : null;
     if (quotaWallet !== null) {
-      const seeding = this.testQuota.take(quotaWallet);
+      const seeding = this.testQuota.take(quotaWallet, now.getTime());
       if (seeding) await seeding;
     }
     try {

@@ -1,6 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError } from '../../shared/domain-error';
 import { DomainErrorWithHeaders } from '../../shared/http/error-body';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
@@ -29,7 +28,6 @@ export class TestSendQuota {
 
   constructor(
     @Inject(READ_STORE) private readonly reads: ReadStore,
-    @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     this.quota = config.testDailyMessageQuota;
@@ -38,11 +36,10 @@ export class TestSendQuota {
   /**
    * Counts one message against the wallet's quota, or throws 429 `rate_limited` (Retry-After:
    * until midnight UTC). Null when decided at once; a promise only for the wallet's first
-   * send of the day here (its counter is being seeded).
+   * send of the day here (its counter is being seeded). `now`: the send's own clock reading.
    */
-  take(walletId: string): Promise<void> | null {
+  take(walletId: string, now: number): Promise<void> | null {
     if (this.quota === 0) return null;
-    const now = this.clock.now().getTime();
     if (now >= this.dayEndsAt) this.startDay(now);
     const sent = this.sent.get(walletId);
     if (sent === undefined) return this.seed(walletId).then(() => this.count(walletId, now));
