@@ -20,7 +20,8 @@ import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 
-interface EventRow {
+/** An event as stored; what a store tells another thread of its commits (CommittedRows). */
+export interface EventRow {
   position: number | bigint;
   stream_id: string;
   revision: number | bigint;
@@ -198,8 +199,14 @@ export class SqliteEventStore implements EventStore {
           for (const row of stream.rows) this.recent.add(toRecorded(row));
         }
     const last = written.at(-1)?.outcome.at(-1)?.position;
-    if (last !== undefined) this.rememberHead(last);
-    if (written.length > 0) this.appended.emit('committed');
+    if (last !== undefined) {
+      this.rememberHead(last);
+      this.tailKnownTo = this.recent.last === last ? last : null;
+    }
+    if (written.length > 0 && this.appended.listenerCount('committed') > 0) {
+      const rows = written.flatMap(({ outcome }) => outcome.flatMap((stream) => stream.rows));
+      this.appended.emit('committed', rows);
+    }
     for (const { request, outcome } of written) {
       request.forEach((append, i) => {
         const notice: AppendNotice = {
@@ -315,8 +322,16 @@ export class SqliteEventStore implements EventStore {
    * subscription querying and parsing them again; a subscription behind that window reads the
    * log itself.
    */
-  private recentPage(after: bigint, limit: number, filter: EventFilter | undefined): Page | null {
-    let head = guarded('readAll', () => this.recentHead());
+  private recentPage(
+    after: bigint,
+    limit: number,
+    filter: EventFilter | undefined,
+    polled: boolean,
+  ): Page | null {
+    let head =
+      !polled && this.tailKnownTo !== null && this.tailKnownTo === this.recent.last
+        ? this.tailKnownTo
+        : guarded('readAll', () => this.recentHead());
     if (head !== this.recent.last && this.subscriptions.size >= SHARED_TAIL_MIN_SUBSCRIPTIONS) {
       this.extendRecent(after, head);
       head = this.recent.last ?? head;
@@ -344,16 +359,39 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Another thread or process appended to this store (it says so through a channel of its own):
-   * waiting subscriptions read the log now instead of at their next poll.
+   * Another thread of this process appended to this store and says so through a channel of its
+   * own, with the rows it committed: when they follow on from the recent appends they join them
+   * as this store's own appends would (a subscription they do not concern just moves along, the
+   * others read them from memory: no query, no second parse of the log's tail). Without rows, or
+   * after a gap (a third writer, or a notice that came late), waiting subscriptions read the log
+   * now instead of at their next poll.
    */
-  notifyAppended(): void {
-    this.knownHead = null;
-    this.appended.emit('external');
+  notifyAppended(rows: readonly EventRow[] = []): void {
+    const last = this.recent.last;
+    const fresh = last === null ? [] : rows.filter((row) => BigInt(row.position) > last);
+    const followsOn =
+      last !== null &&
+      this.subscriptions.size > 0 &&
+      fresh.length > 0 &&
+      BigInt(fresh[0].position) === last + 1n &&
+      fresh.every((row, i) => i === 0 || BigInt(row.position) === BigInt(fresh[i - 1].position) + 1n);
+    if (!followsOn) {
+      if (last !== null && rows.length > 0 && fresh.length === 0) return; // already read from the log
+      this.tailKnownTo = null;
+      this.knownHead = null;
+      this.appended.emit('external');
+      return;
+    }
+    for (const row of fresh) this.recent.add(toRecorded(row));
+    this.tailKnownTo = this.recent.last;
+    for (const notice of noticesOf(fresh)) this.appended.emit('append', notice);
   }
 
-  /** Hears of every group of appends this store committed (to tell another thread, say). */
-  onCommitted(listener: () => void): void {
+  /**
+   * Hears of every group of appends this store committed, with the rows as stored (to tell
+   * another thread, say). Rows are collected only while someone listens.
+   */
+  onCommitted(listener: (rows: readonly EventRow[]) => void): void {
     this.appended.on('committed', listener);
   }
 
@@ -364,6 +402,15 @@ export class SqliteEventStore implements EventStore {
   }
 
   private knownHead: bigint | null = null;
+
+  /**
+   * How far the recent appends are known to be the log's whole tail without asking it: up to
+   * this store's own last commit, or the last row another thread of this process told of. A
+   * subscription woken by such an append pages from memory on that word; one woken by its poll
+   * always asks the log, which is how a third writer's appends are found (as before, within a
+   * poll, or at once when the next notice does not follow on).
+   */
+  private tailKnownTo: bigint | null = null;
 
   /**
    * The head as read once this turn of the event loop: a dozen subscriptions woken by one append
@@ -434,16 +481,19 @@ export class SqliteEventStore implements EventStore {
     this.appended.on('append', onAppend);
     this.appended.on('external', onExternal);
 
+    /** Whether the next read follows a poll (or the start), rather than a wake-up by an append. */
+    let polled = true;
     const sleep = () =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(done, this.pollIntervalMs);
-        function done() {
+        const timer = setTimeout(() => done(true), this.pollIntervalMs);
+        function done(byPoll: boolean) {
           clearTimeout(timer);
           wake = null;
+          polled = byPoll;
           // Read once the appends of this turn of the event loop are in: one page for many.
           setImmediate(resolve);
         }
-        wake = done;
+        wake = () => done(false);
       });
 
     const loop = (async () => {
@@ -455,8 +505,9 @@ export class SqliteEventStore implements EventStore {
           const notices: AppendNotice[] = [];
           seenWhileBusy = notices;
           const page =
-            this.recentPage(position, limit, options.filter) ??
+            this.recentPage(position, limit, options.filter, polled) ??
             this.readAllNow({ after: position, limit, filter: options.filter });
+          polled = true;
           if (page.events.length > 0) await options.onEvents(page.events);
           position = page.scannedTo;
           if (page.events.length < limit && !stopped && caughtUpSince(notices)) {
@@ -499,6 +550,20 @@ export class SqliteEventStore implements EventStore {
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     if (this.db.open) this.db.close();
   }
+}
+
+/** One notice per run of rows of one stream, as the appends that wrote them would have given. */
+function noticesOf(rows: readonly EventRow[]): AppendNotice[] {
+  const notices: { streamId: string; types: string[]; first: bigint; last: bigint }[] = [];
+  for (const row of rows) {
+    const position = BigInt(row.position);
+    const current = notices.at(-1);
+    if (current && current.streamId === row.stream_id && current.last + 1n === position) {
+      current.types.push(row.type);
+      current.last = position;
+    } else notices.push({ streamId: row.stream_id, types: [row.type], first: position, last: position });
+  }
+  return notices;
 }
 
 function toRecorded(row: EventRow): RecordedEvent {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ConcurrencyError, RecordedEvent, SubscribeOptions, Subscription } from '../event-store.port';
-import { SqliteEventStore } from './sqlite-event-store.adapter';
+import { EventRow, SqliteEventStore } from './sqlite-event-store.adapter';
 
 /**
  * Subscriptions are served from the appends this process just committed. These cases pin down
@@ -167,6 +167,88 @@ describe('SqliteEventStore: subscriptions served from recent appends', () => {
     await waitUntil(() => logs[0].events.length === 4);
     expect(positions(logs[0].events)).toEqual(positions(await here.readAll()));
     expect(logs[0].events[3].position).toBe(own.position);
+  });
+
+  /** What the server's HTTP thread hands its worker: the rows another store committed. */
+  function tellRowsOf(from: SqliteEventStore) {
+    const rows: EventRow[] = [];
+    from.onCommitted((committed) => rows.push(...committed));
+    return () => rows.splice(0);
+  }
+
+  /** Counts the store's reads of the log (the head, the shared tail, a subscription's own page). */
+  function countReads(store: SqliteEventStore) {
+    const spied = store as unknown as Record<'head' | 'readIntoRecent' | 'readAllNow', () => unknown>;
+    return (['head', 'readIntoRecent', 'readAllNow'] as const).map((name) => jest.spyOn(spied, name));
+  }
+
+  it('takes another thread’s committed rows as its own appends, without reading the log', async () => {
+    const here = open();
+    const elsewhere = open();
+    const committed = tellRowsOf(elsewhere);
+    const logs = [
+      follow(here),
+      follow(here, { filter: { streamPrefixes: ['wallet-'] } }),
+      follow(here, { filter: { eventTypes: ['Registered'] } }),
+    ];
+    await waitUntil(() => logs.every((log) => log.caughtUp.length > 0));
+    await here.append('wallet-1', [event('Opened')], 'no_stream');
+    await waitUntil(() => logs[0].events.length === 1 && logs[1].events.length === 1);
+
+    const reads = countReads(here);
+    await elsewhere.append('wallet-2', [event('Opened'), event('Added', { sms: 2 })], 'no_stream');
+    const { position: head } = await elsewhere.append('account-1', [event('Registered')], 'no_stream');
+    here.notifyAppended(committed());
+    await waitUntil(
+      () => logs[0].events.length === 4 && logs[1].events.length === 3 && logs[2].events.length === 1,
+    );
+    await waitUntil(() => logs.every((log) => log.caughtUp.at(-1) === head));
+
+    for (const read of reads) expect(read).not.toHaveBeenCalled();
+    reads.forEach((read) => read.mockRestore());
+    const all = await here.readAll();
+    expect(logs[0].events).toEqual(all);
+    expect(logs[1].events).toEqual(all.filter((e) => e.streamId.startsWith('wallet-')));
+    expect(logs[2].events[0]).toBe(logs[0].events[3]);
+  });
+
+  it('reads the log when another thread’s rows do not follow on (a third writer came between)', async () => {
+    const here = open();
+    const thread = open();
+    const process2 = open();
+    const committed = tellRowsOf(thread);
+    const logs = [follow(here), follow(here), follow(here, { filter: { streamPrefixes: ['account-'] } })];
+    await waitUntil(() => logs.every((log) => log.caughtUp.length > 0));
+    await here.append('wallet-1', [event('Opened')], 'no_stream');
+    await waitUntil(() => logs[0].events.length === 1);
+
+    await process2.append('account-1', [event('Registered')], 'no_stream'); // no word of it
+    await thread.append('wallet-2', [event('Opened')], 'no_stream');
+    here.notifyAppended(committed());
+    await waitUntil(() => logs[0].events.length === 3 && logs[1].events.length === 3);
+    await waitUntil(() => logs[2].events.length === 1);
+
+    const all = await here.readAll();
+    expect(logs[0].events).toEqual(all);
+    expect(logs[1].events).toEqual(all);
+  });
+
+  it('ignores rows it already read from the log (a notice that came late)', async () => {
+    const here = open();
+    const elsewhere = open();
+    const committed = tellRowsOf(elsewhere);
+    const log = follow(here);
+    await waitUntil(() => log.caughtUp.length > 0);
+    await here.append('wallet-1', [event('Opened')], 'no_stream');
+    await elsewhere.append('wallet-2', [event('Opened')], 'no_stream');
+    const late = committed();
+    await here.append('wallet-1', [event('Added')], 0n); // fills the gap from the log first
+    await waitUntil(() => log.events.length === 3);
+
+    here.notifyAppended(late);
+    const own = await here.append('wallet-1', [event('Added')], 1n);
+    await waitUntil(() => log.events.at(-1)?.position === own.position);
+    expect(log.events).toEqual(await here.readAll());
   });
 
   it('fills the gap another writer left before its own append, for every subscriber', async () => {
