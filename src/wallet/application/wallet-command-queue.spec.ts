@@ -165,3 +165,112 @@ function countingReads(store: EventStore, onRead: () => void): EventStore {
     },
   });
 }
+
+/** Captures and releases wait a little for another command's write instead of committing alone. */
+describe('WalletCommandQueue settlements', () => {
+  let dir: string;
+  let store: SqliteEventStore;
+  let appends: StreamAppend[][];
+  /** The turn of the event loop each append was asked in (a setImmediate chain counts them). */
+  let turns: number[];
+  let turn = 0;
+  let counting = true;
+  let queue: WalletCommandQueue;
+
+  beforeEach(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'wallet-settle-'));
+    store = new SqliteEventStore(join(dir, 'events.db'));
+    appends = [];
+    turns = [];
+    counting = true;
+    const tick = () => {
+      turn++;
+      if (counting) setImmediate(tick);
+    };
+    tick();
+    const recorded = new Proxy(store, {
+      get: (target, property, receiver) =>
+        property === 'appendAll'
+          ? (all: StreamAppend[]) => {
+              appends.push(all);
+              turns.push(turn);
+              return target.appendAll(all);
+            }
+          : bound(target, property, receiver),
+    });
+    queue = new WalletCommandQueue(recorded, new AggregateStore(recorded), clock, 60_000);
+    for (const id of ['wal_a', 'wal_b']) {
+      const opened = await queue.execute(id, {
+        type: 'OpenWallet',
+        walletId: id,
+        accountId: 'acc_1',
+        environment: 'TEST',
+        initialCredits: 5,
+      });
+      expect(opened.ok).toBe(true);
+      expect((await queue.execute(id, { type: 'ReserveCredits', messageId: `msg_${id}`, sms: 1 })).ok).toBe(
+        true,
+      );
+    }
+    appends = [];
+    turns = [];
+  });
+
+  afterEach(async () => {
+    counting = false;
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const typesIn = (all: readonly StreamAppend[]) =>
+    all.flatMap((a) => a.events.map((e) => `${a.streamId} ${e.type}`));
+
+  it('go with the next command: in its append on the same wallet, in its turn on another', async () => {
+    const captured = queue.execute('wal_a', { type: 'CaptureReservation', messageId: 'msg_wal_a' });
+    const released = queue.execute('wal_b', {
+      type: 'ReleaseReservation',
+      messageId: 'msg_wal_b',
+      reason: 'failed',
+    });
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(appends).toEqual([]); // the delay here is a minute: they wait for company
+    expect(queue.depth().commands).toBe(2);
+
+    const reserved = await queue.execute('wal_a', { type: 'ReserveCredits', messageId: 'msg_next', sms: 2 });
+    expect(reserved).toMatchObject({ ok: true, value: { smsLeft: 2 } });
+    expect(await captured).toMatchObject({ ok: true, value: { smsLeft: 4 } });
+    expect(await released).toMatchObject({ ok: true, value: { smsLeft: 5 } });
+
+    expect(appends.map(typesIn).sort()).toEqual([
+      ['wallet-wal_a ReservationCaptured', 'wallet-wal_a CreditsReserved'],
+      ['wallet-wal_b ReservationReleased'],
+    ]);
+    expect(turns).toHaveLength(2);
+    expect(turns[0]).toBe(turns[1]);
+  });
+
+  it('are written on their own once the delay is over', async () => {
+    const quick = new WalletCommandQueue(store, new AggregateStore(store), clock, 5);
+    const captured = await quick.execute('wal_a', { type: 'CaptureReservation', messageId: 'msg_wal_a' });
+    expect(captured).toMatchObject({ ok: true, value: { smsLeft: 4 } });
+    const events = await store.readStream(walletStream('wal_a'));
+    expect(events.at(-1)?.type).toBe('ReservationCaptured');
+  });
+
+  it('are never run twice: a capture asked again while it waits records once', async () => {
+    const first = queue.execute('wal_a', { type: 'CaptureReservation', messageId: 'msg_wal_a' });
+    const again = queue.execute('wal_a', { type: 'CaptureReservation', messageId: 'msg_wal_a' });
+    await queue.execute('wal_b', {
+      type: 'AddCredits',
+      sourceId: 'grant_1',
+      source: 'operator_grant',
+      sms: 1,
+      reason: 't',
+    });
+    expect((await first).ok && (await again).ok).toBe(true);
+    const captures = (await store.readStream(walletStream('wal_a'))).filter(
+      (e) => e.type === 'ReservationCaptured',
+    );
+    expect(captures).toHaveLength(1);
+  });
+});
