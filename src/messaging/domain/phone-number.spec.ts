@@ -1,7 +1,7 @@
-import { validatePhoneNumber } from './phone-number';
+import { phoneNumberValidator, validatePhoneNumber } from './phone-number';
 
-const code = (to: string) => {
-  const result = validatePhoneNumber(to);
+const code = (to: string, validate = validatePhoneNumber) => {
+  const result = validate(to);
   return result.ok ? 'ok' : result.error.code;
 };
 
@@ -68,4 +68,45 @@ describe('validatePhoneNumber', () => {
     'always accepts the sandbox number %s',
     (to) => expect(code(to)).toBe('ok'),
   );
+
+  it.each([
+    ['+233302123456', '+233302123456 is not a valid Ghana mobile number'],
+    ['+233211234567', '+233211234567 is not a valid phone number'],
+    ['+23324123456', 'to must be a Ghana number of +233 and 9 digits, such as +233241234567'],
+  ])('refuses %s with the message of the full parse', (to, message) => {
+    const result = validatePhoneNumber(to);
+    expect(result.ok ? undefined : result.error.message).toBe(message);
+  });
+});
+
+describe('phoneNumberValidator (the Ghana mobile fast path)', () => {
+  const withoutFastPath = phoneNumberValidator(undefined);
+
+  it.each([
+    ['+233241234567', 'ok'],
+    ['+233256123456', 'ok'],
+    ['+233255123456', 'invalid_phone_number'],
+    ['+233302123456', 'invalid_phone_number'],
+    ['+2348031234567', 'ok'],
+    ['+233200000001', 'ok'],
+  ])('gives the same answer for %s without it (a libphonenumber-js it cannot read)', (to, answer) => {
+    expect(code(to, withoutFastPath)).toBe(answer);
+  });
+
+  it('only ever accepts: a number it does not accept still gets the full parse', () => {
+    const acceptsNothing = phoneNumberValidator(() => false);
+    expect(acceptsNothing('+233241234567')).toEqual({ ok: true, value: '+233241234567' });
+    expect(acceptsNothing('+233302123456').ok).toBe(false);
+  });
+
+  it('is asked only about the 9-digit national number of a Ghana number that is not a sandbox number', () => {
+    const asked: string[] = [];
+    const validate = phoneNumberValidator((nationalNumber) => {
+      asked.push(nationalNumber);
+      return true;
+    });
+    for (const to of ['+233241234567', '+2348031234567', '+233200000001', '+23324123456', '233241234567'])
+      validate(to);
+    expect(asked).toEqual(['241234567']);
+  });
 });
