@@ -31,9 +31,16 @@ export interface EventRow {
   recorded_at: string;
 }
 
+/**
+ * Every index is written by every commit (a WAL frame per B-tree page touched), so the log keeps
+ * only those its reads need: a stream's events by revision, and a category's by position (every
+ * filtered subscription names its stream prefixes). Positions need no AUTOINCREMENT (events are
+ * never deleted, so max + 1 is never reused) and its counter page cost a frame per commit.
+ * A log created before keeps its AUTOINCREMENT; its type index, which nothing reads, is dropped.
+ */
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS events (
-  position    INTEGER PRIMARY KEY AUTOINCREMENT,
+  position    INTEGER PRIMARY KEY,
   stream_id   TEXT    NOT NULL,
   category    TEXT    NOT NULL,
   revision    INTEGER NOT NULL,
@@ -44,7 +51,7 @@ CREATE TABLE IF NOT EXISTS events (
   UNIQUE (stream_id, revision)
 );
 CREATE INDEX IF NOT EXISTS events_by_category ON events (category, position);
-CREATE INDEX IF NOT EXISTS events_by_type ON events (type, position);
+DROP INDEX IF EXISTS events_by_type;
 `;
 
 /** What an append in this process tells the subscriptions: which stream, which types, which positions. */
@@ -599,8 +606,8 @@ function scannedTo(
 /**
  * The latest events this process committed, in a fixed ring, when they are every event of the
  * log from `first` to `last`. Another process' append takes positions this process never sees,
- * so an event that does not follow on from `last` starts the window afresh. (Positions are
- * AUTOINCREMENT and a rolled-back savepoint rolls the sequence back too, so this process' own
+ * so an event that does not follow on from `last` starts the window afresh. (A position is the
+ * largest one plus one, and a rolled-back savepoint gives its positions back, so this process' own
  * commits follow on unless someone else wrote in between.)
  */
 class RecentAppends {
