@@ -59,6 +59,13 @@ export interface ProjectionRunnerOptions {
   readonly log?: (message: string, error?: unknown) => void;
 }
 
+/**
+ * How long applied writes wait for more: a message's queued, sent and delivered states usually
+ * fall within 50 ms of each other and then cost one document write instead of two or three
+ * (at 10 ms, 1.9 writes a message under sustained load). A reader who waits is served at once.
+ */
+const DEFAULT_COMMIT_INTERVAL_MS = 50;
+
 /** So many pending writes are committed at once rather than held longer. */
 const MAX_PENDING_WRITES = 2000;
 
@@ -272,7 +279,7 @@ export class ProjectionRunner {
   }
 
   private get commitIntervalMs(): number {
-    return this.options.commitIntervalMs ?? 10;
+    return this.options.commitIntervalMs ?? DEFAULT_COMMIT_INTERVAL_MS;
   }
 
   private get idleCheckpointMs(): number {
