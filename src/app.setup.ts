@@ -5,7 +5,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { consoleAwareFilter, registerConsolePlugins } from './console/console.setup';
 import { APP_CONFIG, AppConfig } from './config/app-config';
 import type { Env } from './config/env';
-import { trustProxy } from './config/trust-proxy';
+import { fastifyTrustProxy, trustProxy } from './config/trust-proxy';
 import { logsInfo } from './config/log-levels';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
@@ -29,7 +29,7 @@ export function createFastifyAdapter(env: Env = process.env): FastifyAdapter {
     // A caller's X-Request-Id is not trusted: ours are unguessable and unique.
     requestIdHeader: false,
     // Hops or trusted proxy addresses only, never the client's own left-most X-Forwarded-For.
-    trustProxy: trustProxy(env.TRUST_PROXY),
+    trustProxy: fastifyTrustProxy(trustProxy(env.TRUST_PROXY)),
     onProtoPoisoning: 'error',
     onConstructorPoisoning: 'error',
     // refuseWhileClosing answers in API.md's shape instead of Fastify's fixed 503 body.

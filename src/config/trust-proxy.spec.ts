@@ -1,4 +1,5 @@
-import { trustProxy } from './trust-proxy';
+import fastify from 'fastify';
+import { fastifyTrustProxy, trustProxy } from './trust-proxy';
 
 describe('TRUST_PROXY', () => {
   it('is off unless set', () => {
@@ -22,5 +23,22 @@ describe('TRUST_PROXY', () => {
   it('refuses anything else at start-up, naming the bad entry', () => {
     for (const raw of ['yes', '10.0.0.0/33', '10.0.0.1/8/1', 'proxy.example.com', '::1/129'])
       expect(() => trustProxy(raw)).toThrow(/TRUST_PROXY/);
+  });
+
+  it('gives Fastify a hop count as the nearest hops trusted, so X-Forwarded-For is read', async () => {
+    const addressSeen = async (raw: string, forwardedFor: string) => {
+      const app = fastify({ trustProxy: fastifyTrustProxy(trustProxy(raw)) });
+      app.get('/', async (request) => ({ ip: request.ip }));
+      const response = await app.inject({ url: '/', headers: { 'x-forwarded-for': forwardedFor } });
+      await app.close();
+      return (response.json() as { ip: string }).ip;
+    };
+    // inject's socket is 127.0.0.1: the proxy that appended the client's address.
+    expect(await addressSeen('1', '203.0.113.9')).toBe('203.0.113.9');
+    expect(await addressSeen('true', '198.51.100.7, 203.0.113.9')).toBe('203.0.113.9');
+    expect(await addressSeen('2', '198.51.100.7, 203.0.113.9')).toBe('198.51.100.7');
+    expect(await addressSeen('false', '203.0.113.9')).toBe('127.0.0.1');
+    expect(await addressSeen('10.0.0.0/8', '203.0.113.9')).toBe('127.0.0.1');
+    expect(await addressSeen('127.0.0.1', '203.0.113.9')).toBe('203.0.113.9');
   });
 });

@@ -28,6 +28,20 @@ export function trustProxy(raw: string | undefined): TrustProxy {
   return entries;
 }
 
+/** How proxy-addr asks whether to trust the address `hop` steps from the socket (0 is the socket's). */
+export type TrustFunction = (address: string, hop: number) => boolean;
+
+/**
+ * What Fastify is given. A hop count becomes a function trusting the nearest N hops: Fastify
+ * 5.12 ignores X-Forwarded-For under a numeric trustProxy (it cannot tell the proxy from a
+ * client connecting directly), which would put every client behind the proxy in one bucket.
+ * With a hop count the operator states that only the proxies reach the service.
+ */
+export function fastifyTrustProxy(trust: TrustProxy): false | string[] | TrustFunction {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
+}
+
 function isAddressOrCidr(entry: string): boolean {
   if (NAMED_RANGES.has(entry)) return true;
   const [address, bits, extra] = entry.split('/');
