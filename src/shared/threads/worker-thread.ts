@@ -13,6 +13,14 @@ import { THREAD_BRIDGE, ThreadBridge } from './thread-bridge';
 
 /** The worker's heap: its read models' and process managers' caches, bounded (RecentlyUsed). */
 const WORKER_HEAP_MB = 192;
+/**
+ * Its young generation. V8 sizes it from the old generation's cap, which at 192 MB leaves a
+ * semi-space of a few MB: a page of events and the documents pending for the next commit
+ * outlived each scavenge and were copied again and again (13% of the worker in GC under
+ * sustained load). 64 MB lets them die young: settled throughput went from ~1,450 to ~2,000
+ * messages a second on the sustained benchmark, and peak RSS went down, not up.
+ */
+const WORKER_YOUNG_GENERATION_MB = 64;
 
 /**
  * The HTTP thread's side of the server's worker thread (src/worker.main.ts): starts it with
@@ -43,7 +51,10 @@ export class WorkerThread implements OnApplicationBootstrap, BeforeApplicationSh
       env: { ...process.env, THREAD_ROLE: 'worker' },
       // One instance per process: the worker's dispatch leases and heartbeat are this thread's too.
       workerData: { instanceId: this.instance.id },
-      resourceLimits: { maxOldGenerationSizeMb: WORKER_HEAP_MB },
+      resourceLimits: {
+        maxOldGenerationSizeMb: WORKER_HEAP_MB,
+        maxYoungGenerationSizeMb: WORKER_YOUNG_GENERATION_MB,
+      },
     });
     this.worker = worker;
     this.bridge.attach(worker);
