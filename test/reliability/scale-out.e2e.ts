@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
@@ -52,7 +52,23 @@ let servers: ServerProcess[] = [];
 beforeAll(async () => {
   merchants = await provisionMerchants(dataDir, 3, 2000);
   servers = await Promise.all([startServer({ dataDir, env: ENV }), startServer({ dataDir, env: ENV })]);
+  // HTTP answers before a process's worker thread has started its dispatcher (on a busy machine,
+  // many seconds before): the load must run while both dispatchers hold partitions, or the first
+  // one up rightly dispatches everything before the second joins.
+  await until(
+    () => (holdersWithPartitions().size === 2 ? true : undefined),
+    120_000,
+    'both dispatchers holding partitions',
+  );
 });
+
+/** The dispatchers whose latest lease renewal holds partitions. */
+function holdersWithPartitions(): Set<string> {
+  const latest = new Map<string, number>();
+  for (const event of readEvents(dataDir, 'dispatch'))
+    if (event.type === 'DispatchLeasesRenewed') latest.set(event.data.holder, event.data.partitions.length);
+  return new Set([...latest].filter(([, held]) => held > 0).map(([holder]) => holder));
+}
 
 afterAll(async () => {
   await killAllStarted();
@@ -110,6 +126,10 @@ it('two processes on one store under send load: each message submitted exactly o
   for (const s of submits) submitters.set(s.messageId, (submitters.get(s.messageId) ?? new Set()).add(s.pid));
   expect([...submitters].filter(([, who]) => who.size !== 1)).toEqual([]);
   expect(pids.size).toBe(2); // both dispatched: the partitions were shared out
+  // Both processes' WAL checkpoint threads kept running (under ts-node they once died at start).
+  expect(readFileSync(join(dataDir, 'server.log'), 'utf8')).not.toContain(
+    'the WAL checkpoint thread stopped',
+  );
 
   // The wallets: no open reservation, and wallet:replay agrees with the shared read model.
   const delivered = deliveredCreditsByWallet(dataDir);
