@@ -186,45 +186,39 @@ export class SqliteEventStore implements EventStore {
   }
 
   /**
-   * Tells the subscriptions what a group committed: its events join the recent appends, parsed
-   * from the text that was stored so they are what a read would give (with no subscription
-   * there is no reader, and the window is emptied rather than parsed for nobody), and each
-   * append's notice goes out.
+   * Tells the subscriptions what a group committed (publish), and whoever listens the rows as
+   * stored (the other thread).
    */
   private announce(written: readonly { request: AppendRequest; outcome: Written[] }[]): void {
+    const rows = written.flatMap(({ outcome }) => outcome.flatMap((stream) => stream.rows));
+    if (rows.length === 0) return;
+    this.rememberHead(BigInt(rows[rows.length - 1].position));
+    this.publish(rows);
+    if (this.appended.listenerCount('committed') > 0) this.appended.emit('committed', rows);
+  }
+
+  /**
+   * Committed rows, this store's own or another thread's, become the subscriptions' news: they
+   * join the recent appends, parsed from the text that was stored so they are what a read would
+   * give (with no subscription there is no reader, and the window is emptied rather than parsed
+   * for nobody), the window is known to be the log's tail up to them, and one notice goes out per
+   * run of rows of one stream. Events another writer committed just before them are read in
+   * first, so the window stays the log's tail without a gap.
+   */
+  private publish(rows: readonly EventRow[]): void {
     if (this.subscriptions.size === 0) this.recent.clear();
     else
-      for (const { outcome } of written)
-        for (const stream of outcome) {
-          // Another thread or process may have committed just before this group: its events are
-          // read in first, so the window stays the log's tail without a gap.
-          const first = BigInt(stream.rows[0].position);
-          const last = this.recent.last;
-          if (last !== null && first > last + 1n && first - last <= BigInt(SHARED_TAIL_READ)) {
-            this.readIntoRecent(last, first - last - 1n);
-          }
-          for (const row of stream.rows) this.recent.add(toRecorded(row));
+      for (const row of rows) {
+        const position = BigInt(row.position);
+        const last = this.recent.last;
+        if (last !== null && position > last + 1n && position - last <= BigInt(SHARED_TAIL_READ)) {
+          this.readIntoRecent(last, position - last - 1n);
         }
-    const last = written.at(-1)?.outcome.at(-1)?.position;
-    if (last !== undefined) {
-      this.rememberHead(last);
-      this.tailKnownTo = this.recent.last === last ? last : null;
-    }
-    if (written.length > 0 && this.appended.listenerCount('committed') > 0) {
-      const rows = written.flatMap(({ outcome }) => outcome.flatMap((stream) => stream.rows));
-      this.appended.emit('committed', rows);
-    }
-    for (const { request, outcome } of written) {
-      request.forEach((append, i) => {
-        const notice: AppendNotice = {
-          streamId: append.streamId,
-          types: append.events.map((e) => e.type),
-          first: outcome[i].first,
-          last: outcome[i].position,
-        };
-        this.appended.emit('append', notice);
-      });
-    }
+        this.recent.add(toRecorded(row));
+      }
+    const last = BigInt(rows[rows.length - 1].position);
+    this.tailKnownTo = this.recent.last === last ? last : null;
+    for (const notice of noticesOf(rows)) this.appended.emit('append', notice);
   }
 
   /** One request inside the group's transaction (its own savepoint): every append, or none. */
@@ -389,9 +383,7 @@ export class SqliteEventStore implements EventStore {
       this.appended.emit('external');
       return;
     }
-    for (const row of fresh) this.recent.add(toRecorded(row));
-    this.tailKnownTo = this.recent.last;
-    for (const notice of noticesOf(fresh)) this.appended.emit('append', notice);
+    this.publish(fresh);
   }
 
   /**
