@@ -12,7 +12,8 @@
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
- * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained or sends (scenario 7, 8, or 2-4, alone).
+ * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends or floor (scenario 7, 8, 2-4 or
+ * 1b, alone).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -42,7 +43,7 @@ const OTP_WARMUP = Number(process.env.BENCH_OTP_WARMUP_SECONDS ?? 3);
  * scenarios 2-4 alone (their ratios then have no baseline).
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-if (ONLY && !['otp', 'sustained', 'sends'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained or sends`);
+if (ONLY && !['otp', 'sustained', 'sends', 'floor'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends or floor`);
 const runs = (name) => !ONLY || ONLY === name;
 if (!(SUSTAINED_SECONDS >= 1)) throw new Error(`BENCH_SUSTAINED_SECONDS=${process.env.BENCH_SUSTAINED_SECONDS}: expected a number of seconds, at least 1`);
 
@@ -369,6 +370,37 @@ function sustained() {
   });
 }
 
+/**
+ * 1b. The floor (bench/floor-app.js): NestJS, the service's send DTO and validation pipe and one
+ * durable commit of two rows, nothing else. Sends at CONNECTIONS as scenario 2, then paced at
+ * DLR_RATE as scenario 7 with the CPU of its process per request: what the stack alone costs,
+ * against which the burst and CPU targets are read.
+ */
+async function floor() {
+  log('1b/8 floor: NestJS + the send DTO and pipe + one durable commit a request');
+  const dataDir = join(tmpRoot, 'floor');
+  mkdirSync(dataDir, { recursive: true });
+  const port = await freePort();
+  const child = startProcess([...START_FLAGS, join(__dirname, 'floor-app.js')], { PORT: String(port), DATA_DIR: dataDir }, 'floor');
+  const url = `http://127.0.0.1:${port}`;
+  const keys = ['floor'];
+  try {
+    await waitForHttp(`${url}/v1/ready`, child);
+    await load({ url, kind: 'sends', keys, connections: CONNECTIONS, duration: WARMUP });
+    const burst = await measure(child.pid, { url, kind: 'sends', keys, connections: CONNECTIONS, duration: DURATION }, { server: false });
+    delete burst.ids;
+    const paced = (seconds) => ({ url, mode: 'fixed', keys, connections: 16, rate: DLR_RATE, amount: DLR_RATE * seconds });
+    await load(paced(OTP_WARMUP), 'paced-load.js');
+    const cpuBefore = treeCpuSeconds(child.pid);
+    const steady = await load(paced(DLR_SECONDS), 'paced-load.js');
+    const cpuAfter = treeCpuSeconds(child.pid);
+    const cpuMs = steady.ok && cpuBefore !== null && cpuAfter !== null ? Math.round(((cpuAfter - cpuBefore) * 1e5) / steady.ok) / 100 : null;
+    return { ...burst, paced: { rate: DLR_RATE, ok: steady.ok, p50_ms: steady.p50_ms, p99_ms: steady.p99_ms, cpu_ms_per_request: cpuMs } };
+  } finally {
+    await stopProcess(child);
+  }
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -385,6 +417,9 @@ async function main() {
     s.baseline = await measure(child.pid, { url, kind: 'get', connections: CONNECTIONS, duration: DURATION }, { server: false });
     await stopProcess(child);
   }
+
+  // 1b. The floor of a send on the card's stack, in the same run as the baseline.
+  if (runs('floor')) s.floor = await floor();
 
   // 2-4. Sends, hot wallet, reads: one server on a seeded store.
   if (runs('sends')) {
@@ -499,6 +534,7 @@ function print(results) {
   const http = (name, r, ratio, rps = r?.rps) =>
     rows.push(ok(r) ? [name, Math.round(rps), r.p50_ms, r.p99_ms, r.errors, r.peak_rss_mb, ratio ?? ''] : [name, 'skipped', '', '', '', '', '']);
   http('1 baseline GET {ok:true}', s.baseline, '1.00 (baseline)');
+  http('1b floor: Nest + send DTO + 1 commit', s.floor, ok(s.floor) && ok(s.baseline) ? `${(s.floor.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
   http('2 burst sends, 100 wallets', s.sends, ok(s.sends) && ok(s.baseline) ? `${(s.sends.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
   http('3 sends, 1 hot wallet', s.hot_wallet, ok(s.hot_wallet) && ok(s.sends) ? `${(s.hot_wallet.rps / s.sends.rps).toFixed(2)} of spread` : '');
   http('4 GET /v1/messages/:id', s.reads, ok(s.reads) && ok(s.baseline) ? `${(s.reads.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
@@ -515,6 +551,13 @@ function print(results) {
     for (const [id, seed] of Object.entries(s.wallet_load.seed)) out.push(`  seeding ${id}: ${seed.events} events in ${seed.ms} ms (${seed.events_per_s} events/s)`);
     out.push(`6 wallet:replay: ${s.replay.events} events in ${s.replay.ms} ms = ${s.replay.events_per_s} events/s`);
     out.push(`  projections:rebuild: ${s.rebuild.events} events in ${s.rebuild.ms} ms = ${s.rebuild.events_per_s} events/s`);
+  }
+  if (ok(s.floor)) {
+    const f = s.floor.paced;
+    out.push(
+      `1b floor at ${f.rate} requests/s from 16 connections: p50 ${f.p50_ms} ms, p99 ${f.p99_ms} ms, CPU ${f.cpu_ms_per_request} ms per request` +
+        ' (the stack alone: no authentication, wallet, dispatch or read models; compare the CPU per message target)',
+    );
   }
   const o = s.otp;
   if (ok(o)) {
