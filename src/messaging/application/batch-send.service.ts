@@ -143,8 +143,16 @@ export class BatchSend {
       },
       ...queued.map(queuedAppend),
     ];
-    const finished = await this.write(ctx, queued, appends, now);
-    if (!finished) return (await this.recorded(batchId, ctx))!;
+    if (!(await this.write(ctx, queued, appends, now))) {
+      const resumed = await this.recorded(batchId, ctx);
+      if (resumed) return resumed;
+      // A message of it was given up meanwhile (the orphan reaper rejected it): as for a single send.
+      throw new DomainError(
+        'unavailable',
+        'send_abandoned',
+        'This batch was abandoned after an interruption; send it again',
+      );
+    }
     let next = 0;
     const data = items.map((item): BatchSlot => {
       if (!item.ok) return { error: item.error };

@@ -122,6 +122,46 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect([...stored.state.reserved.keys()]).toEqual(['msg_fine']);
   });
 
+  const reserveBatch = (q: WalletCommandQueue, ids: string[]) =>
+    q.execute(
+      walletId,
+      { type: 'ReserveBatch', reservations: ids.map((messageId) => ({ messageId, sms: 1 })) },
+      ids.map(queued),
+    );
+
+  it('records a batch’s reservations in one decision with all its messages, or nothing at all', async () => {
+    const before = await mine.headPosition();
+    const refused = await reserveBatch(queue, ['msg_1', 'msg_2', 'msg_3']); // 2 credits for 3
+    expect(refused).toMatchObject({ ok: false, error: { code: 'insufficient_credit' } });
+    expect(await mine.readAll({ after: before })).toEqual([]);
+    const fits = await reserveBatch(queue, ['msg_1', 'msg_2']);
+    expect(fits).toMatchObject({ ok: true, value: { smsLeft: 0 } });
+    const written = await mine.readAll({ after: before });
+    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual([
+      'message-msg_1 MessageQueued',
+      'message-msg_2 MessageQueued',
+      `wallet-${walletId} CreditsReserved`,
+      `wallet-${walletId} CreditsReserved`,
+    ]);
+    if (fits.ok) expect(fits.value.position).toBe(written[written.length - 1].position);
+  });
+
+  it('on a store without multi-stream writes, a batch’s messages are written after its reservations', async () => {
+    const separate = new Proxy(mine, {
+      get: (target, property, receiver) =>
+        property === 'atomicMultiStreamAppends' ? false : bound(target, property, receiver),
+    });
+    const stepwise = new WalletCommandQueue(separate, new AggregateStore(separate), clock);
+    const before = await mine.headPosition();
+    expect(await reserveBatch(stepwise, ['msg_1', 'msg_2'])).toMatchObject({ ok: true });
+    const written = (await mine.readAll({ after: before })).map((e) => `${e.streamId} ${e.type}`);
+    expect(written.slice(0, 2)).toEqual([
+      `wallet-${walletId} CreditsReserved`,
+      `wallet-${walletId} CreditsReserved`,
+    ]);
+    expect(written.slice(2).sort()).toEqual(['message-msg_1 MessageQueued', 'message-msg_2 MessageQueued']);
+  });
+
   it('on a store without multi-stream writes, the reservation comes first and a failed message leaves it for the reaper', async () => {
     const separate = new Proxy(mine, {
       get: (target, property, receiver) =>
