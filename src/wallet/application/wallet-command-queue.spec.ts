@@ -48,6 +48,13 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
 
   const reserveOne = (q: WalletCommandQueue, messageId: string, alongside?: StreamAppend) =>
     q.execute(walletId, { type: 'ReserveCredits', messageId, sms: 1 }, alongside);
+  /** msg_1 and msg_2 reserved and queued, as readAll lists them sorted. */
+  const twoSendsWritten = () => [
+    'message-msg_1 MessageQueued',
+    'message-msg_2 MessageQueued',
+    `wallet-${walletId} CreditsReserved`,
+    `wallet-${walletId} CreditsReserved`,
+  ];
   const queued = (messageId: string): StreamAppend => ({
     streamId: `message-${messageId}`,
     events: [{ type: 'MessageQueued', data: { messageId } }],
@@ -97,12 +104,7 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(first.ok && second.ok).toBe(true);
     expect(refused).toMatchObject({ ok: false, error: { code: 'insufficient_credit' } });
     const written = await mine.readAll({ after: before });
-    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual([
-      'message-msg_1 MessageQueued',
-      'message-msg_2 MessageQueued',
-      `wallet-${walletId} CreditsReserved`,
-      `wallet-${walletId} CreditsReserved`,
-    ]);
+    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual(twoSendsWritten());
     // The answer's position is its message's: a reader waiting for it has both.
     const messagePosition = (id: string) => written.find((e) => e.streamId === `message-${id}`)?.position;
     if (first.ok) expect(first.value.position).toBe(messagePosition('msg_1'));
@@ -137,12 +139,7 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     const fits = await reserveBatch(queue, ['msg_1', 'msg_2']);
     expect(fits).toMatchObject({ ok: true, value: { smsLeft: 0 } });
     const written = await mine.readAll({ after: before });
-    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual([
-      'message-msg_1 MessageQueued',
-      'message-msg_2 MessageQueued',
-      `wallet-${walletId} CreditsReserved`,
-      `wallet-${walletId} CreditsReserved`,
-    ]);
+    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual(twoSendsWritten());
     if (fits.ok) expect(fits.value.position).toBe(written[written.length - 1].position);
   });
 
