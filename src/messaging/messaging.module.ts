@@ -20,6 +20,8 @@ import { dispatchProjection, MessageDispatcher } from './application/message-dis
 import { MessageReader } from './application/message-reader';
 import { AddRouteHandler } from './application/commands/add-route.handler';
 import { SendMessageHandler } from './application/commands/send-message.handler';
+import { BatchByIdHandler } from './application/queries/batch-by-id.handler';
+import { BatchQuoteHandler } from './application/queries/batch-quote.handler';
 import { MessageByIdHandler } from './application/queries/message-by-id.handler';
 import { MessageQuoteHandler } from './application/queries/message-quote.handler';
 import { MessagesPageHandler } from './application/queries/messages-page.handler';
@@ -71,6 +73,8 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     MessageByIdHandler,
     MessagesPageHandler,
     MessageQuoteHandler,
+    BatchQuoteHandler,
+    BatchByIdHandler,
     RoutesHandler,
     DeliveryReceipts,
     RecentSubmissions,

@@ -116,6 +116,14 @@ describe('Messaging: POST /v1/messages/batch', () => {
     expect((await listIds(m.testKey, `batch=${r.body.id}`)).data).toEqual([]);
   });
 
+  it('names the item whose carrier this environment has no connection to (LIVE here has none)', async () => {
+    const m = await createMerchant(t);
+    const r = await batch(m.liveKey, shared([{ to: '+233241234567' }]));
+    expect(r.status).toBe(200);
+    expect(r.body).toMatchObject({ accepted: 0, refused: 1 });
+    expect(r.body.data[0].error).toMatchObject({ code: 'carrier_unavailable', param: 'messages[0].to' });
+  });
+
   it('refuses the whole batch with 402 and reserves nothing when the wallet cannot cover every item', async () => {
     const m = await createMerchant(t);
     await t.app.get(WalletService).reserve(m.wallets.TEST, 'msg_drainBatchTest000001', 95);

@@ -9,7 +9,8 @@ import {
 } from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
 import { WalletService } from '../../wallet/application/wallet.service';
-import { BatchInput, BatchItemCheck, validateBatchInput } from '../domain/batch-input';
+import { atItem, BatchInput, BatchItemCheck, validateBatchInput } from '../domain/batch-input';
+import { err } from '../../shared/result';
 import { BatchItemRecord, batchMessageId, batchStream, BatchSubmittedData } from '../domain/batch.events';
 import type { MessageQueuedData } from '../domain/message.events';
 import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
@@ -78,9 +79,7 @@ export class BatchSend {
     key: string | null,
   ): Promise<{ batch: BatchView; replayed: boolean }> {
     // A refusal of the whole batch (400) is answered before the key is looked at, and never recorded.
-    const checked = validateBatchInput(body, await this.routes.operatorRoutes());
-    if (!checked.ok) throw checked.error;
-    const items = checked.value.map((item) => (item.ok ? this.sends.routable(item.value, ctx) : item));
+    const items = await this.check(body, ctx);
     if (key === null) return { batch: await this.submit(items, ctx, newId('bat'), null), replayed: false };
     const { answer, replayed } = await this.keys.run(key, ctx.walletId, batchRequestHashOf(body), {
       newClaim: () => ({ batchId: newId('bat') }),
@@ -90,6 +89,20 @@ export class BatchSend {
         (await this.events.readStream(batchStream(batchId), { limit: 1 })).length > 0,
     });
     return { batch: answer, replayed };
+  }
+
+  /**
+   * Each item's verdict as its single send would get it (the batch's quote and its send ask the
+   * same): valid, then routable in this environment. A refusal of the whole batch is thrown.
+   */
+  async check(body: BatchInput, ctx: WalletContext): Promise<BatchItemCheck[]> {
+    const checked = validateBatchInput(body, await this.routes.operatorRoutes());
+    if (!checked.ok) throw checked.error;
+    return checked.value.map((item, index) => {
+      if (!item.ok) return item;
+      const routed = this.sends.routable(item.value, ctx);
+      return routed.ok ? routed : err(atItem(routed.error, index));
+    });
   }
 
   /** The batch as recorded, its messages as they are now; null while it is not (fully) recorded. */

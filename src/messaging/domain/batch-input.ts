@@ -31,6 +31,12 @@ const present = (value: unknown) => value !== undefined && value !== null;
 const at = (error: DomainError, param: string) =>
   new DomainError(error.kind, error.code, error.message, param);
 
+/** An item's refusal as a single send would word it, its `param` naming where it sits (`messages[3].to`). */
+export function atItem(error: DomainError, index: number): DomainError {
+  const where = `messages[${index}]`;
+  return at(error, error.param ? `${where}.${error.param}` : where);
+}
+
 /**
  * Checks a batch: what its items share (sender_id, type, the top-level message when given)
  * refuses the whole batch, as a single send's body would be refused; then each item exactly as a
@@ -69,6 +75,5 @@ function validateItem(
     type: batch.type,
   };
   const valid = validateSendInput(send, routes);
-  if (valid.ok) return valid;
-  return err(at(valid.error, valid.error.param ? `${where}.${valid.error.param}` : where));
+  return valid.ok ? valid : err(atItem(valid.error, index));
 }
