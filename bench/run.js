@@ -12,8 +12,8 @@
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
- * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends or floor (scenario 7, 8, 2-4 or
- * 1b, alone).
+ * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor or batch (scenario 7, 8,
+ * 2-4, 1b or 9, alone), BENCH_BATCHES (measured 1,000-item batches in scenario 9, 9).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -37,13 +37,18 @@ const DRAIN_WATCH_SECONDS = 20;
 const WARMUP = 3;
 /** Seconds of sends at the OTP rate before scenario 7 measures (not counted). */
 const OTP_WARMUP = Number(process.env.BENCH_OTP_WARMUP_SECONDS ?? 3);
+/** Measured batches in scenario 9 (after one warm-up batch); the median is reported. */
+const BATCHES = Number(process.env.BENCH_BATCHES ?? 9);
+const BATCH_ITEMS = 1000;
 /**
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
- * scenarios 2-4 alone (their ratios then have no baseline).
+ * scenarios 2-4 alone (their ratios then have no baseline); BENCH_ONLY=floor runs scenario 1b
+ * alone; BENCH_ONLY=batch runs scenario 9 alone.
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-if (ONLY && !['otp', 'sustained', 'sends', 'floor'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends or floor`);
+if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor or batch`);
+if (!(BATCHES >= 1)) throw new Error(`BENCH_BATCHES=${process.env.BENCH_BATCHES}: expected a number of batches, at least 1`);
 const runs = (name) => !ONLY || ONLY === name;
 if (!(SUSTAINED_SECONDS >= 1)) throw new Error(`BENCH_SUSTAINED_SECONDS=${process.env.BENCH_SUSTAINED_SECONDS}: expected a number of seconds, at least 1`);
 
@@ -58,6 +63,7 @@ const TARGETS = {
   loadVsFresh: 2,
   replayEventsPerS: 100_000,
   rssMb: 300,
+  batchAnswerMs: 1000,
 };
 
 const tmpRoot = mkdtempSync(join(tmpdir(), 'sms-wallet-bench-'));
@@ -401,6 +407,60 @@ async function floor() {
   }
 }
 
+/**
+ * 9. Batch send: POST /v1/messages/batch with 1,000 items (distinct MTN numbers, one segment
+ * each) on its own server, one at a time; each waits for the previous batch's messages to be
+ * settled (TEST_DLR_DELAY_MS=0), so every answer is timed on a server with no backlog. Reports
+ * the median answer time of BATCHES batches after one warm-up batch, and messages per second.
+ */
+function batchSend() {
+  const dataDir = join(tmpRoot, 'batch');
+  return onOwnServer(dataDir, 1, { TEST_DLR_DELAY_MS: '0' }, async (server, keys) => {
+    log(`9 batch: 1 warm-up + ${BATCHES} batches of ${BATCH_ITEMS} items, one at a time, each after the previous one settled`);
+    const body = (b) =>
+      JSON.stringify({
+        sender_id: 'BenchShop',
+        type: 'transactional',
+        messages: Array.from({ length: BATCH_ITEMS }, (_, i) => ({
+          to: `+23324${String(1000000 + ((b * BATCH_ITEMS + i) % 9000000)).padStart(7, '0')}`,
+          message: `Your code is ${(b * BATCH_ITEMS + i) % 1000000}`,
+        })),
+      });
+    const timings = [];
+    let settledMessages = 1; // the probe
+    for (let b = 0; b <= BATCHES; b++) {
+      const payload = body(b);
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${server.url}/v1/messages/batch`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${keys[0]}` },
+        body: payload,
+      });
+      const answer = await response.json();
+      const ms = Number(process.hrtime.bigint() - started) / 1e6;
+      if (response.status !== 200 || answer.accepted !== BATCH_ITEMS) {
+        throw new Error(`batch ${b} answered ${response.status}: ${JSON.stringify(answer).slice(0, 300)}`);
+      }
+      if (b > 0) timings.push(ms);
+      settledMessages += BATCH_ITEMS;
+      const settleMs = await waitForSettlement(dataDir, settledMessages, 60_000);
+      if (settleMs === null) throw new Error(`batch ${b}: its messages were not settled within 60 s`);
+    }
+    const sorted = [...timings].sort((a, b) => a - b);
+    const median = sorted[Math.floor(sorted.length / 2)];
+    const round = (x) => Math.round(x * 10) / 10;
+    return {
+      items: BATCH_ITEMS,
+      batches: BATCHES,
+      body_kb: Math.round(Buffer.byteLength(body(0)) / 1024),
+      median_ms: round(median),
+      min_ms: round(sorted[0]),
+      max_ms: round(sorted[sorted.length - 1]),
+      messages_per_s: Math.round((BATCH_ITEMS * 1000) / median),
+    };
+  });
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -464,6 +524,7 @@ async function main() {
 
   if (runs('otp')) s.otp = await otpLatency();
   if (runs('sustained') && process.env.BENCH_SKIP_SUSTAINED !== '1') s.sustained = await sustained();
+  if (runs('batch')) s.batch = await batchSend();
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -523,6 +584,9 @@ function evaluate(s, peakRssMb) {
     add('1M-event wallet load vs fresh', `<= ${TARGETS.loadVsFresh}x`, null);
     add('wallet replay', `>= ${TARGETS.replayEventsPerS} events/s`, null);
   }
+  const batchTarget = `< ${TARGETS.batchAnswerMs} ms (median)`;
+  if (has(s.batch)) add(`${BATCH_ITEMS}-item batch answered`, batchTarget, `${s.batch.median_ms} ms (${s.batch.messages_per_s} messages/s)`, s.batch.median_ms < TARGETS.batchAnswerMs);
+  else add(`${BATCH_ITEMS}-item batch answered`, batchTarget, null);
   add('server peak RSS (process tree)', `<= ${TARGETS.rssMb} MB`, `${peakRssMb} MB`, peakRssMb <= TARGETS.rssMb);
   return t;
 }
@@ -573,6 +637,12 @@ function print(results) {
       `8 sustained over ${u.window_s} s after ${u.warmup_s} s of ramp (TEST_DLR_DELAY_MS=0, 100 wallets, ${results.connections} connections): accepted ${u.accepted_per_s}/s, settled ${u.settled_per_s}/s;` +
         ` rate ${u.rate.mean}/s (${u.rate.min}-${u.rate.max}), ${u.client_limited_sends} sends skipped with every connection busy;` +
         ` backlog ${u.backlog_at_end} at the end, ${u.backlog_after_observe} after ${u.observe_s} s, drained after ${u.drained_after_s ?? `more than ${u.drain_watch_s}`} s; server CPU ${u.cpu_ms_per_settled} ms per settled message`,
+    );
+  }
+  const b = s.batch;
+  if (ok(b)) {
+    out.push(
+      `9 batch of ${b.items} items (${b.body_kb} KiB), one at a time on an idle server: answered in ${b.median_ms} ms (median of ${b.batches}; ${b.min_ms}-${b.max_ms} ms) = ${b.messages_per_s} messages/s`,
     );
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');

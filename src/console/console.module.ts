@@ -17,6 +17,7 @@ import { ConsoleAssetsController } from './http/console-assets.controller';
 import { ConsoleAuthController } from './http/console-auth.controller';
 import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-auth';
 import { ConsoleController } from './http/console.controller';
+import { ConsoleCampaignsController } from './http/console-campaigns.controller';
 import { TryController } from './http/try.controller';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 
@@ -27,7 +28,13 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
  */
 @Module({
   imports: [WalletModule, MessagingModule, BillingModule, WebhooksModule],
-  controllers: [ConsoleAssetsController, ConsoleAuthController, ConsoleController, TryController],
+  controllers: [
+    ConsoleAssetsController,
+    ConsoleAuthController,
+    ConsoleController,
+    ConsoleCampaignsController,
+    TryController,
+  ],
   providers: [
     ConsoleSessions,
     ConsoleVisitor,

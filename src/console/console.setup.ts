@@ -5,13 +5,16 @@ import { Eta } from 'eta';
 import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { consoleViewsDir } from './console-views';
 import { ConsoleAwareExceptionFilter } from './http/console-exception.filter';
+import { registerMultipartForms } from './http/multipart-form';
 
 /**
  * The Fastify plugin the server-rendered pages need: Eta views with escaping on
  * by default (`<%= %>` escapes; raw output needs an explicit `<%~ %>`). Form bodies are parsed
- * by Nest's own urlencoded parser (see configureApp); /v1 keeps refusing anything but JSON.
+ * by Nest's own urlencoded parser (see configureApp), and the one file upload ("Send to many")
+ * by the console's multipart parser; /v1 keeps refusing anything but JSON.
  */
 export async function registerConsolePlugins(app: NestFastifyApplication): Promise<void> {
+  registerMultipartForms(app.getHttpAdapter().getInstance());
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   await app.register(fastifyView as any, {
     engine: { eta: new Eta({ autoEscape: true, cache: true }) },

@@ -11,12 +11,17 @@ import { createLiveCarrier } from './adapters/live-carrier.factory';
 import { TestCarrierSimulator } from './adapters/test-carrier/test-carrier.adapter';
 import { DeliveryReceipts } from './application/delivery-receipts.service';
 import { RecentSubmissions } from './application/recent-submissions';
-import { IdempotentSend } from './application/idempotent-send.service';
+import { IdempotencyKeys, IdempotentSend } from './application/idempotent-send.service';
+import { BatchSend } from './application/batch-send.service';
+import { SendBatchHandler } from './application/commands/send-batch.handler';
+import { BatchMessagesHttpController } from './http/batch-messages.http.controller';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/message-maintenance.service';
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
 import { MessageReader } from './application/message-reader';
 import { AddRouteHandler } from './application/commands/add-route.handler';
 import { SendMessageHandler } from './application/commands/send-message.handler';
+import { BatchByIdHandler } from './application/queries/batch-by-id.handler';
+import { BatchQuoteHandler } from './application/queries/batch-quote.handler';
 import { MessageByIdHandler } from './application/queries/message-by-id.handler';
 import { MessageQuoteHandler } from './application/queries/message-quote.handler';
 import { MessagesPageHandler } from './application/queries/messages-page.handler';
@@ -35,7 +40,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
 
 @Module({
   imports: [WalletModule],
-  controllers: [MessagesHttpController, SandboxMessagesHttpController],
+  controllers: [MessagesHttpController, BatchMessagesHttpController, SandboxMessagesHttpController],
   providers: [
     { provide: MESSAGING_OPTIONS, useFactory: () => loadMessagingOptions() },
     {
@@ -58,13 +63,18 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     RouteRegistry,
     SendPipeline,
     TestSendQuota,
+    IdempotencyKeys,
     IdempotentSend,
+    BatchSend,
     MessageReader,
     SendMessageHandler,
+    SendBatchHandler,
     AddRouteHandler,
     MessageByIdHandler,
     MessagesPageHandler,
     MessageQuoteHandler,
+    BatchQuoteHandler,
+    BatchByIdHandler,
     RoutesHandler,
     DeliveryReceipts,
     RecentSubmissions,

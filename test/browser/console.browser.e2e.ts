@@ -22,20 +22,25 @@ const UI_TIMEOUT = 30_000;
  * Waits until the element shows `text`, across the page's own reloads (a page whose outcome is
  * not final refreshes itself every 2 s).
  */
-async function waitForText(page: Page, selector: string, text: string, timeoutMs = 60_000): Promise<void> {
+async function waitForText(
+  page: Page,
+  selector: string,
+  text: string | RegExp,
+  timeoutMs = 60_000,
+): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   let last: string | null = null;
   while (Date.now() < deadline) {
     try {
       last = (await page.locator(selector).textContent({ timeout: 5_000 }))?.trim() ?? null;
-      if (last === text) return;
+      if (typeof text === 'string' ? last === text : last !== null && text.test(last)) return;
     } catch {
       /* the page was reloading: look again */
     }
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(
-    `${selector} still shows ${JSON.stringify(last)}, not ${JSON.stringify(text)}, after ${timeoutMs} ms`,
+    `${selector} still shows ${JSON.stringify(last)}, not ${String(text)}, after ${timeoutMs} ms`,
   );
 }
 
@@ -230,6 +235,41 @@ describeBrowser('web console in a browser', () => {
     const text = await page.locator('table').textContent();
     for (const type of ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured'])
       expect(text).toContain(type);
+  });
+
+  it('sends to many from a CSV file: every row priced first, then one batch and its progress', async () => {
+    const csv = [
+      'to,message',
+      '+233200000001,"Hello Ama, your order #42 is ready"',
+      '+233200000002',
+      '+23324,Not a number',
+      '+233200000001',
+    ].join('\n');
+    await page.goto(url('/console/send-many'));
+    const before = await smsLeft();
+    await page.getByLabel('Sender ID').fill('MyShop');
+    await page.getByLabel('Message for rows without one (optional)').fill('Your order is on its way');
+    await page.setInputFiles('#file', {
+      name: 'customers.csv',
+      mimeType: 'text/csv',
+      buffer: Buffer.from(csv),
+    });
+    await shot('send-many');
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.waitForURL(/\/console\/send-many\/preview/);
+    expect(await page.locator('#preview-summary').textContent()).toMatch(
+      /3 message\(s\) to send for 3 credit\(s\)/,
+    );
+    expect(await page.locator('#preview-rows tr.refused').textContent()).toContain('Not sent: to must be');
+    expect(await smsLeft()).toBe(before); // a preview reserves nothing
+    await shot('send-many-preview');
+    await page.getByRole('button', { name: 'Send 3 message(s)' }).click();
+    await page.waitForURL(/\/console\/batches\/bat_/);
+    // The page refreshes itself until every message of the batch is final.
+    await waitForText(page, '#batch-progress', /^3 of 3 message\(s\) final; 1 refused/);
+    expect(await page.locator('#status-counts').textContent()).toMatch(/DELIVERED\s+2[\s\S]*FAILED\s+1/);
+    expect(await page.locator('#batch-refusals').textContent()).toContain('messages[2].to');
+    await shot('batch');
   });
 
   it('revokes the key, and the API refuses it', async () => {

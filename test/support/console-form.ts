@@ -54,6 +54,20 @@ export class ConsoleBrowser {
     };
   }
 
+  /** A multipart form with one file, as a browser uploads it. */
+  async upload(path: string, fields: Record<string, string>, file: { field: string; name: string; content: string }) {
+    const form = new FormData();
+    for (const [name, value] of Object.entries(fields)) form.append(name, value);
+    form.append(file.field, new Blob([file.content], { type: 'text/csv' }), file.name);
+    const response = await fetch(`${this.baseUrl}${path}`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; ') },
+      body: form,
+    });
+    return { status: response.status, location: response.headers.get('location'), html: await response.text() };
+  }
+
   async csrf(path: string): Promise<string> {
     return (await this.formTokens(path))._csrf;
   }

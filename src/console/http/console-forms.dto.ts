@@ -57,6 +57,27 @@ export class SendForm {
   @Field(SHORT) type?: string;
 }
 
+/** A "Send to many" file: up to one batch body (API.md, 2 MiB). */
+const FILE = 2 * 1024 * 1024;
+
+export class SendManyUploadForm {
+  @Field(FILE) file?: string;
+  @Field(SHORT) sender_id?: string;
+  @Field(MESSAGE) message?: string;
+  @Field(SHORT) type?: string;
+  /** Set by the multipart parser when it refused the upload whole (multipart-form.ts). */
+  @Field(SHORT) _upload_problem?: string;
+}
+
+/** The preview's Send button: the same file again (a hidden field), under a one-time token. */
+export class SendManyConfirmForm {
+  @Field(ONCE) _once?: string;
+  @Field(FILE) csv?: string;
+  @Field(SHORT) sender_id?: string;
+  @Field(MESSAGE) message?: string;
+  @Field(SHORT) type?: string;
+}
+
 export class BuyCreditsForm {
   @Field(ONCE) _once?: string;
   @Field(SHORT) package_id?: string;

@@ -38,12 +38,27 @@ describe('Idempotency-Key rules', () => {
   it('replays the message for the same body, and says when a missing message means the first request died', () => {
     const state = foldIdempotency([claimed(0)]);
     expect(decideIdempotency(state, 'h1', at(1000))).toEqual({
-      action: 'replay_message',
-      messageId: 'msg_1',
+      action: 'replay',
+      id: 'msg_1',
       abandonedIfMissing: false,
     });
     expect(decideIdempotency(state, 'h1', at(ABANDONED_CLAIM_MS))).toMatchObject({
       abandonedIfMissing: true,
+    });
+  });
+
+  it('replays a batch under the batch its claim names', () => {
+    const state = foldIdempotency([
+      recorded(0, 'IdempotencyKeyClaimed', {
+        requestHash: 'h1',
+        batchId: 'bat_1',
+        claimedAt: T0.toISOString(),
+      }),
+    ]);
+    expect(decideIdempotency(state, 'h1', at(1000))).toEqual({
+      action: 'replay',
+      id: 'bat_1',
+      abandonedIfMissing: false,
     });
   });
 

@@ -25,9 +25,15 @@ export const ABANDONED_CLAIM_MS = 60 * 1000;
 
 export type IdempotencyKeyClaimedData = {
   readonly requestHash: string;
-  readonly messageId: string;
+  /** The message a single send runs under… */
+  readonly messageId?: string;
+  /** …or the batch a batch send (POST /v1/messages/batch) runs under. */
+  readonly batchId?: string;
   readonly claimedAt: string;
 };
+
+/** The id a claim runs its request under: its batch's, else its message's. */
+export const claimedId = (claim: IdempotencyKeyClaimedData): string => claim.batchId ?? claim.messageId ?? '';
 /** A refusal that is part of the answer (402): replayed as it was. */
 export type IdempotentRequestRefusedData = {
   readonly kind: ErrorKind;
@@ -64,7 +70,7 @@ export type IdempotencyDecision =
   | { readonly action: 'claim'; readonly expected: ExpectedRevision }
   | { readonly action: 'mismatch' }
   | { readonly action: 'replay_refusal'; readonly refusal: IdempotentRequestRefusedData }
-  | { readonly action: 'replay_message'; readonly messageId: string; readonly abandonedIfMissing: boolean };
+  | { readonly action: 'replay'; readonly id: string; readonly abandonedIfMissing: boolean };
 
 export function decideIdempotency(
   state: IdempotencyState,
@@ -78,8 +84,8 @@ export function decideIdempotency(
   if (state.claim.requestHash !== requestHash) return { action: 'mismatch' };
   if (state.refusal) return { action: 'replay_refusal', refusal: state.refusal };
   return {
-    action: 'replay_message',
-    messageId: state.claim.messageId,
+    action: 'replay',
+    id: claimedId(state.claim),
     abandonedIfMissing: age >= ABANDONED_CLAIM_MS,
   };
 }
@@ -98,33 +104,49 @@ export const idempotencyStream = (walletId: string, key: string) => `idempotency
 
 const replayed = (error: DomainError) => new DomainErrorWithHeaders(error, { 'idempotent-replayed': 'true' });
 
+const inProgress = () =>
+  new DomainError(
+    'conflict',
+    'idempotency_request_in_progress',
+    'A request with this Idempotency-Key is still in progress; retry shortly',
+    'Idempotency-Key',
+  );
+
+/** What one kind of request (a send, a batch) does under the id its Idempotency-Key claim names. */
+export interface ClaimedRequest<T> {
+  /** The claim's id for a first run: `{ messageId }` or `{ batchId }`, new. */
+  newClaim(): { readonly messageId: string } | { readonly batchId: string };
+  /** Runs the request under the id: the first time, or to finish one whose first run died. */
+  run(id: string): Promise<{ readonly answer: T; readonly replayed: boolean }>;
+  /** The answer recorded under the id, or null while there is none (yet). */
+  recorded(id: string): Promise<T | null>;
+  /** True when the request wrote anything under the id: then it is under way, not abandoned. */
+  started(id: string): Promise<boolean>;
+}
+
 /**
- * POST /v1/messages with an Idempotency-Key. The key is claimed by appending to its own stream
- * at no_stream (or, past 24 h, at the stream's revision): exactly one request wins and sends with
- * the message id named in the claim. Every other request with the key gets that message, the
- * recorded 402, a 422 for a different body, or a 409 while the first is still in flight.
+ * A request with an Idempotency-Key. The key is claimed by appending to its own stream at
+ * no_stream (or, past 24 h, at the stream's revision): exactly one request wins and runs under
+ * the id named in the claim. Every other request with the key gets that answer, the recorded
+ * 402, a 422 for a different body, or a 409 while the first is still in flight.
  */
 @Injectable()
-export class IdempotentSend {
+export class IdempotencyKeys {
   private readonly logger = new Logger('idempotency');
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    private readonly sender: SendPipeline,
-    private readonly messages: MessageReader,
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
-  async send(
+  async run<T>(
     key: string,
-    body: unknown,
-    ctx: Extract<SendContext, { mode: 'wallet' }>,
-  ): Promise<{ message: ApiMessage; replayed: boolean }> {
-    // Validation errors are answered before the key is looked at, and never recorded.
-    const valid = await this.sender.validate(body, ctx);
-    const requestHash = requestHashOf(body);
-    const stream = idempotencyStream(ctx.walletId, key);
+    walletId: string,
+    requestHash: string,
+    request: ClaimedRequest<T>,
+  ): Promise<{ answer: T; replayed: boolean }> {
+    const stream = idempotencyStream(walletId, key);
     for (let attempt = 0; attempt < 10; attempt++) {
       const state = foldIdempotency(await this.events.readStream(stream));
       const decision = decideIdempotency(state, requestHash, this.clock.now());
@@ -140,28 +162,20 @@ export class IdempotentSend {
           const r = decision.refusal;
           throw replayed(new DomainError(r.kind, r.code, r.message, r.param ?? undefined));
         }
-        case 'replay_message': {
-          const message = await this.waitForMessage(decision.messageId, ctx);
-          if (message) return { message, replayed: true };
-          if (
-            decision.abandonedIfMissing &&
-            (await this.events.readStream(messageStream(decision.messageId), { limit: 1 })).length === 0
-          ) {
-            // The first request died between its claim and its message: finish it under the same id.
-            return this.runClaimed(stream, state.revision, decision.messageId, key, valid, ctx);
+        case 'replay': {
+          const answer = await this.waitFor(() => request.recorded(decision.id));
+          if (answer !== null) return { answer, replayed: true };
+          if (decision.abandonedIfMissing && !(await request.started(decision.id))) {
+            // The first request died between its claim and its write: finish it under the same id.
+            return this.runClaimed(stream, state.revision, decision.id, request);
           }
-          throw new DomainError(
-            'conflict',
-            'idempotency_request_in_progress',
-            'A request with this Idempotency-Key is still in progress; retry shortly',
-            'Idempotency-Key',
-          );
+          throw inProgress();
         }
         case 'claim': {
-          const messageId = newId('msg');
+          const claim = request.newClaim();
           const data: IdempotencyKeyClaimedData = {
             requestHash,
-            messageId,
+            ...claim,
             claimedAt: this.clock.now().toISOString(),
           };
           let revision: bigint;
@@ -173,28 +187,21 @@ export class IdempotentSend {
             if (error instanceof ConcurrencyError) continue; // another request claimed it first: answer as it does
             throw error;
           }
-          return this.runClaimed(stream, revision, messageId, key, valid, ctx);
+          return this.runClaimed(stream, revision, claimedId(data), request);
         }
       }
     }
-    throw new DomainError(
-      'conflict',
-      'idempotency_request_in_progress',
-      'A request with this Idempotency-Key is still in progress; retry shortly',
-    );
+    throw inProgress();
   }
 
-  private async runClaimed(
+  private async runClaimed<T>(
     stream: string,
     revision: bigint,
-    messageId: string,
-    key: string,
-    valid: Awaited<ReturnType<SendPipeline['validate']>>,
-    ctx: Extract<SendContext, { mode: 'wallet' }>,
-  ): Promise<{ message: ApiMessage; replayed: boolean }> {
+    id: string,
+    request: ClaimedRequest<T>,
+  ): Promise<{ answer: T; replayed: boolean }> {
     try {
-      const outcome = await this.sender.sendValid(valid, ctx, { messageId, idempotencyKey: key });
-      return { message: outcome.message, replayed: !outcome.created };
+      return await request.run(id);
     } catch (error) {
       const at = this.clock.now().toISOString();
       if (error instanceof DomainError && error.kind === 'insufficient_credit') {
@@ -224,16 +231,48 @@ export class IdempotentSend {
     }
   }
 
-  private async waitForMessage(
-    messageId: string,
-    ctx: Extract<SendContext, { mode: 'wallet' }>,
-  ): Promise<ApiMessage | null> {
+  /** The recorded answer, polled for up to the idempotency wait while the first request writes it. */
+  private async waitFor<T>(recorded: () => Promise<T | null>): Promise<T | null> {
     const deadline = Date.now() + this.options.idempotencyWaitMs;
     for (;;) {
-      const doc = await this.messages.find(messageId, ctx);
-      if (doc) return toApiMessage(doc);
+      const answer = await recorded();
+      if (answer !== null) return answer;
       if (Date.now() >= deadline) return null;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
+  }
+}
+
+/** POST /v1/messages with an Idempotency-Key: one message per key, whatever repeats. */
+@Injectable()
+export class IdempotentSend {
+  constructor(
+    @Inject(EVENT_STORE) private readonly events: EventStore,
+    private readonly sender: SendPipeline,
+    private readonly messages: MessageReader,
+    private readonly keys: IdempotencyKeys,
+  ) {}
+
+  async send(
+    key: string,
+    body: unknown,
+    ctx: Extract<SendContext, { mode: 'wallet' }>,
+  ): Promise<{ message: ApiMessage; replayed: boolean }> {
+    // Validation errors are answered before the key is looked at, and never recorded.
+    const valid = await this.sender.validate(body, ctx);
+    const { answer, replayed } = await this.keys.run(key, ctx.walletId, requestHashOf(body), {
+      newClaim: () => ({ messageId: newId('msg') }),
+      run: async (messageId) => {
+        const outcome = await this.sender.sendValid(valid, ctx, { messageId, idempotencyKey: key });
+        return { answer: outcome.message, replayed: !outcome.created };
+      },
+      recorded: async (messageId) => {
+        const doc = await this.messages.find(messageId, ctx);
+        return doc ? toApiMessage(doc) : null;
+      },
+      started: async (messageId) =>
+        (await this.events.readStream(messageStream(messageId), { limit: 1 })).length > 0,
+    });
+    return { message: answer, replayed };
   }
 }

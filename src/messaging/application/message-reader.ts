@@ -1,10 +1,11 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { isIdOf } from '../../shared/ids';
+import { batchStream, BatchSubmittedData } from '../domain/batch.events';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { MessageQueuedData, messageStream } from '../domain/message.events';
 import type { Environment } from '../ports/carrier.port';
-import { MESSAGES, MessageDoc, queuedDoc, sortKey } from '../projections/messages.projection';
+import { BATCH_MESSAGES, MESSAGES, MessageDoc, queuedDoc, sortKey } from '../projections/messages.projection';
 
 /** Whose messages a read may see: one wallet (in its environment), or the sandbox try-out. */
 export type ReadScope = { readonly walletId: string; readonly environment: Environment } | 'sandbox';
@@ -37,6 +38,25 @@ export class MessageReader {
   /** Newest first, after the document sorted at `afterSort`; one more than `limit` says whether more exist. */
   list(walletId: string, limit: number, afterSort?: string): Promise<MessageDoc[]> {
     return this.reads.list<MessageDoc>(MESSAGES, { partition: walletId, order: 'desc', limit, afterSort });
+  }
+
+  /** A batch send's record, read from the log (whoever's it is); null for an unknown batch. */
+  async batch(batchId: unknown): Promise<BatchSubmittedData | null> {
+    if (!isIdOf('bat', batchId)) return null;
+    const [first] = await this.events.readStream(batchStream(batchId), { limit: 1 });
+    return first?.type === 'BatchSubmitted' ? (first.data as BatchSubmittedData) : null;
+  }
+
+  /** A batch's messages, newest first (last item first), as `list` pages them. */
+  async listBatch(batchId: string, limit: number, afterSort?: string): Promise<MessageDoc[]> {
+    const entries = await this.reads.list<{ messageId: string }>(BATCH_MESSAGES, {
+      partition: batchId,
+      order: 'desc',
+      limit,
+      afterSort,
+    });
+    const docs = await Promise.all(entries.map((e) => this.reads.get<MessageDoc>(MESSAGES, e.messageId)));
+    return docs.filter((doc): doc is MessageDoc => doc !== null);
   }
 
   private async queuedInLog(id: string): Promise<MessageDoc | null> {

@@ -9,6 +9,7 @@ import {
   StreamAppend,
 } from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
+import { err, ok, Result } from '../../shared/result';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { SendInput, ValidSend, validateSendInput } from '../domain/message-input';
 import { MessageQueuedData, messageStream } from '../domain/message.events';
@@ -33,6 +34,8 @@ export interface SendOptions {
   /** Pre-assigned by an Idempotency-Key claim; otherwise a new id. */
   readonly messageId?: string;
   readonly idempotencyKey?: string | null;
+  /** The batch the message is sent in (recorded on it). */
+  readonly batchId?: string;
 }
 
 export interface SendOutcome {
@@ -43,6 +46,13 @@ export interface SendOutcome {
 
 export const environmentOf = (ctx: SendContext): Environment =>
   ctx.mode === 'sandbox' ? 'TEST' : ctx.environment;
+
+/** A message stream's first append: its MessageQueued, at no_stream. */
+export const queuedAppend = (data: MessageQueuedData): StreamAppend => ({
+  streamId: messageStream(data.messageId),
+  events: [{ type: 'MessageQueued', data }],
+  expected: 'no_stream',
+});
 
 /**
  * The one send path (API, console, try-out): validate, then reserve the credits and queue the
@@ -88,15 +98,22 @@ export class SendPipeline {
     }
     const valid = validateSendInput(input, await this.routes.operatorRoutes());
     if (!valid.ok) throw valid.error;
+    const routed = this.routable(valid.value, ctx);
+    if (!routed.ok) throw routed.error;
+    return routed.value;
+  }
+
+  /** A valid send whose carrier this environment has a connection to; else `carrier_unavailable`. */
+  routable(valid: ValidSend, ctx: SendContext): Result<ValidSend, DomainError> {
     const environment = environmentOf(ctx);
-    if (!this.carriers.carrierFor(valid.value.carrier, environment)) {
-      throw invalid(
+    if (this.carriers.carrierFor(valid.carrier, environment)) return ok(valid);
+    return err(
+      invalid(
         'carrier_unavailable',
-        `No ${environment} connection to carrier ${valid.value.carrier} is configured; nothing was reserved`,
+        `No ${environment} connection to carrier ${valid.carrier} is configured; nothing was reserved`,
         'to',
-      );
-    }
-    return valid.value;
+      ),
+    );
   }
 
   async send(body: unknown, ctx: SendContext, options: SendOptions = {}): Promise<SendOutcome> {
@@ -111,6 +128,36 @@ export class SendPipeline {
   async sendValid(valid: ValidSend, ctx: SendContext, options: SendOptions = {}): Promise<SendOutcome> {
     const messageId = options.messageId ?? newId('msg');
     const now = this.clock.now();
+    const environment = environmentOf(ctx);
+    const data = this.queuedData(valid, ctx, messageId, now, options);
+    const queued = queuedAppend(data);
+    // TEST credits are free and come back: a TEST wallet's sends are also counted per day.
+    const quotaWallet = ctx.mode === 'wallet' && environment === 'TEST' ? ctx.walletId : null;
+    if (quotaWallet !== null) {
+      const seeding = this.testQuota.take(quotaWallet, now.getTime());
+      if (seeding) await seeding;
+    }
+    try {
+      // The reservation and the message are one write: recorded together, or neither.
+      const recorded =
+        ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
+      if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
+    } catch (error) {
+      if (quotaWallet !== null) this.testQuota.giveBack(quotaWallet); // no new message
+      if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;
+      return { message: await this.existing(messageId, ctx), created: false };
+    }
+    return { message: toApiMessage(queuedDoc(data, '', 0n)), created: true };
+  }
+
+  /** What a message's MessageQueued records. */
+  queuedData(
+    valid: ValidSend,
+    ctx: SendContext,
+    messageId: string,
+    now: Date,
+    options: SendOptions = {},
+  ): MessageQueuedData {
     const environment = environmentOf(ctx);
     const data: MessageQueuedData = {
       messageId,
@@ -129,28 +176,7 @@ export class SendPipeline {
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
-    const queued: StreamAppend = {
-      streamId: messageStream(messageId),
-      events: [{ type: 'MessageQueued', data }],
-      expected: 'no_stream',
-    };
-    // TEST credits are free and come back: a TEST wallet's sends are also counted per day.
-    const quotaWallet = ctx.mode === 'wallet' && environment === 'TEST' ? ctx.walletId : null;
-    if (quotaWallet !== null) {
-      const seeding = this.testQuota.take(quotaWallet, now.getTime());
-      if (seeding) await seeding;
-    }
-    try {
-      // The reservation and the message are one write: recorded together, or neither.
-      const recorded =
-        ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
-      if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
-    } catch (error) {
-      if (quotaWallet !== null) this.testQuota.giveBack(quotaWallet); // no new message
-      if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;
-      return { message: await this.existing(messageId, ctx), created: false };
-    }
-    return { message: toApiMessage(queuedDoc(data, '', 0n)), created: true };
+    return options.batchId ? { ...data, batchId: options.batchId } : data;
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */

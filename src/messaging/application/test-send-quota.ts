@@ -34,28 +34,29 @@ export class TestSendQuota {
   }
 
   /**
-   * Counts one message against the wallet's quota, or throws 429 `rate_limited` (Retry-After:
-   * until midnight UTC). Null when decided at once; a promise only for the wallet's first
-   * send of the day here (its counter is being seeded). `now`: the send's own clock reading.
+   * Counts `messages` (one send, or a batch's accepted items: all or none) against the wallet's
+   * quota, or throws 429 `rate_limited` (Retry-After: until midnight UTC). Null when decided at
+   * once; a promise only for the wallet's first send of the day here (its counter is being
+   * seeded). `now`: the send's own clock reading.
    */
-  take(walletId: string, now: number): Promise<void> | null {
+  take(walletId: string, now: number, messages = 1): Promise<void> | null {
     if (this.quota === 0) return null;
     if (now >= this.dayEndsAt) this.startDay(now);
     const sent = this.sent.get(walletId);
-    if (sent === undefined) return this.seed(walletId).then(() => this.count(walletId, now));
-    this.count(walletId, now);
+    if (sent === undefined) return this.seed(walletId).then(() => this.count(walletId, now, messages));
+    this.count(walletId, now, messages);
     return null;
   }
 
-  /** A counted send that recorded nothing (refused for credit, say) gives its place back. */
-  giveBack(walletId: string): void {
+  /** Counted sends that recorded nothing (refused for credit, say) give their places back. */
+  giveBack(walletId: string, messages = 1): void {
     const sent = this.sent.get(walletId);
-    if (sent !== undefined && sent > 0) this.sent.set(walletId, sent - 1);
+    if (sent !== undefined && sent > 0) this.sent.set(walletId, Math.max(0, sent - messages));
   }
 
-  private count(walletId: string, now: number): void {
+  private count(walletId: string, now: number, messages: number): void {
     const sent = this.sent.get(walletId) ?? 0;
-    if (sent >= this.quota) {
+    if (sent + messages > this.quota) {
       const retryAfter = Math.max(1, Math.ceil((this.dayEndsAt - now) / 1000));
       throw new DomainErrorWithHeaders(
         new DomainError(
@@ -66,7 +67,7 @@ export class TestSendQuota {
         { 'retry-after': String(retryAfter) },
       );
     }
-    this.sent.set(walletId, sent + 1);
+    this.sent.set(walletId, sent + messages);
   }
 
   private startDay(now: number): void {

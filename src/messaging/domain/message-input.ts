@@ -55,12 +55,40 @@ export function validateSendInput(
   const route = resolveRoute(to.value, routes);
   if (!route.ok) return route;
 
-  const senderParam = stringParam(input.sender_id, 'sender_id');
-  if (!senderParam.ok) return senderParam;
-  const sender = parseSenderId(senderParam.value);
+  const sender = validateSenderIdField(input.sender_id);
   if (!sender.ok) return sender;
 
-  const message = stringParam(input.message, 'message');
+  const body = validateMessageField(input.message);
+  if (!body.ok) return body;
+
+  const type = validateTypeField(input.type);
+  if (!type.ok) return type;
+
+  return ok({
+    to: to.value,
+    senderId: sender.value,
+    message: body.value.message,
+    type: type.value,
+    carrier: route.value.carrier,
+    encoding: body.value.encoding,
+    segments: body.value.segments,
+    credits: body.value.segments,
+  });
+}
+
+/** `sender_id`: present, a string, and a valid sender id. */
+export function validateSenderIdField(value: unknown): Result<string, DomainError> {
+  const senderParam = stringParam(value, 'sender_id');
+  if (!senderParam.ok) return senderParam;
+  const sender = parseSenderId(senderParam.value);
+  return sender.ok ? ok(sender.value.value) : sender;
+}
+
+/** `message`: present, a non-empty string of at most MAX_SEGMENTS segments. */
+export function validateMessageField(
+  value: unknown,
+): Result<{ message: string; encoding: Encoding; segments: number }, DomainError> {
+  const message = stringParam(value, 'message');
   if (!message.ok) return message;
   if (message.value.length === 0)
     return err(invalid('invalid_message', 'message must not be empty', 'message'));
@@ -74,21 +102,15 @@ export function validateSendInput(
       ),
     );
   }
+  return ok({ message: message.value, encoding: body.encoding, segments: body.segments });
+}
 
-  const type = stringParam(input.type, 'type');
+/** `type`: present and one of MESSAGE_TYPES. */
+export function validateTypeField(value: unknown): Result<MessageType, DomainError> {
+  const type = stringParam(value, 'type');
   if (!type.ok) return type;
   if (!isMessageType(type.value)) {
     return err(invalid('invalid_type', 'type must be transactional or promotional', 'type'));
   }
-
-  return ok({
-    to: to.value,
-    senderId: sender.value.value,
-    message: message.value,
-    type: type.value,
-    carrier: route.value.carrier,
-    encoding: body.encoding,
-    segments: body.segments,
-    credits: body.segments,
-  });
+  return ok(type.value);
 }

@@ -23,6 +23,8 @@ export type MessageQueuedData = {
   readonly validUntil: string;
   readonly createdAt: string;
   readonly idempotencyKey: string | null;
+  /** The batch (POST /v1/messages/batch) the message was sent in; absent for a single send. */
+  readonly batchId?: string;
 };
 
 /** A dispatcher holds the message until `leaseUntil`, so two processes never submit it twice. */

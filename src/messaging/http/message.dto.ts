@@ -47,6 +47,15 @@ export class ListMessagesQuery {
   @IsString()
   @MaxLength(64)
   starting_after?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only the messages of this batch (POST /v1/messages/batch)',
+    example: 'bat_…',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  batch?: string;
 }
 
 export class DeliveryReportResponse {

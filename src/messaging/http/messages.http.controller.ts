@@ -18,7 +18,7 @@ import {
   SendMessageDto,
 } from './message.dto';
 
-const walletContext = (p: Principal): Extract<SendContext, { mode: 'wallet' }> => ({
+export const walletContext = (p: Principal): Extract<SendContext, { mode: 'wallet' }> => ({
   mode: 'wallet',
   walletId: p.walletId,
   accountId: p.accountId,
@@ -97,10 +97,10 @@ export class MessagesHttpController {
   @Get()
   @ApiOperation({ summary: "The wallet's messages, newest first" })
   @ApiOkResponse({ type: MessageListResponse })
-  @ApiErrors({ 400: ['invalid_limit'], 404: ['resource_missing (starting_after)'] })
+  @ApiErrors({ 400: ['invalid_limit'], 404: ['resource_missing (starting_after, batch)'] })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListMessagesQuery) {
     return this.queries.execute(
-      new MessagesPage(scopeOf(principal), query.limit ?? 20, query.starting_after),
+      new MessagesPage(scopeOf(principal), query.limit ?? 20, query.starting_after, query.batch),
     );
   }
 

@@ -18,6 +18,8 @@ export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
  */
 export const OPEN_MESSAGES = 'message-open';
 export const OPEN_PARTITION = 'open';
+/** The messages of each batch send (partition = batch id, sorted as in MESSAGES): `?batch=`'s index. */
+export const BATCH_MESSAGES = 'message-batch-items';
 /** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
 export const SANDBOX_PARTITION = 'sandbox';
 
@@ -161,7 +163,7 @@ const listing = (doc: MessageDoc) => ({
  */
 export const messagesProjection: Projection = {
   name: MESSAGES_PROJECTION,
-  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES],
+  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, BATCH_MESSAGES],
   filter: { streamPrefixes: ['message-'], eventTypes: MESSAGE_EVENT_TYPES },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     const event = recorded as unknown as RecordedEvent & MessageEvent;
@@ -179,6 +181,15 @@ export const messagesProjection: Projection = {
         { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
         { fresh: true },
       );
+      if (event.data.batchId) {
+        view.put(
+          BATCH_MESSAGES,
+          messageId,
+          { messageId },
+          { partition: event.data.batchId, sort: doc.sort },
+          { fresh: true },
+        );
+      }
       return;
     }
     if (!current || isFinal(current.status)) return;

@@ -47,7 +47,7 @@ const FRAMEWORK: Record<string, { status: number; code: string; message: string 
   FST_ERR_CTP_BODY_TOO_LARGE: {
     status: 413,
     code: 'body_too_large',
-    message: 'The request body is larger than 16 KiB',
+    message: 'The request body is larger than 16 KiB (2 MiB for POST /v1/messages/batch)',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,

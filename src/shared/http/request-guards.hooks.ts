@@ -42,3 +42,15 @@ export function refuseWhileClosing(fastify: FastifyInstance): void {
     );
   });
 }
+
+/**
+ * A route may take larger bodies than the server's 16 KiB by naming its own limit in its route
+ * config (`@RouteConfig({ bodyLimit })`: POST /v1/messages/batch, 2 MiB). Must be registered
+ * before the routes are (configureApp runs before Nest's init).
+ */
+export function routeBodyLimits(fastify: FastifyInstance): void {
+  fastify.addHook('onRoute', (route) => {
+    const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
+    if (typeof limit === 'number') route.bodyLimit = limit;
+  });
+}

@@ -4,6 +4,7 @@ import type { SendEndpoint, SendMetrics } from './send.metrics';
 
 const SEND_ROUTES = new Map<string, SendEndpoint>([
   ['/v1/messages', 'messages'],
+  ['/v1/messages/batch', 'batch'],
   ['/v1/sandbox/messages', 'sandbox'],
 ]);
 

@@ -2,8 +2,11 @@ import { Injectable } from '@nestjs/common';
 import type { Counter, Histogram } from 'prom-client';
 import { MetricsRegistry } from './metrics.registry';
 
-/** `messages`: POST /v1/messages; `sandbox`: the key-less try-out, POST /v1/sandbox/messages. */
-export type SendEndpoint = 'messages' | 'sandbox';
+/**
+ * `messages`: POST /v1/messages; `batch`: POST /v1/messages/batch (one request, however many
+ * items); `sandbox`: the key-less try-out, POST /v1/sandbox/messages.
+ */
+export type SendEndpoint = 'messages' | 'batch' | 'sandbox';
 
 export interface AnsweredSend {
   readonly endpoint: SendEndpoint;

@@ -1,9 +1,9 @@
-import type { StreamAppend } from '../../shared/event-store/event-store.port';
 import { err, ok } from '../../shared/result';
 import type { ThreadBridge } from '../../shared/threads/thread-bridge';
 import { decodeError, encodeError } from '../../shared/threads/thread-errors';
 import type { WalletCommand } from '../domain/wallet.commands';
 import type {
+  Alongside,
   WalletCommandExecutor,
   WalletOutcome,
   WalletQueueDepth,
@@ -13,7 +13,7 @@ import type {
 interface ExecuteRequest {
   readonly walletId: string;
   readonly command: WalletCommand;
-  readonly alongside?: StreamAppend;
+  readonly alongside?: Alongside;
 }
 
 /** A wallet result as it crosses threads: a refusal's DomainError keeps its kind and code. */
@@ -32,7 +32,7 @@ export class RemoteWalletCommands implements WalletCommandExecutor {
 
   constructor(private readonly bridge: ThreadBridge) {}
 
-  async execute(walletId: string, command: WalletCommand, alongside?: StreamAppend): Promise<WalletResult> {
+  async execute(walletId: string, command: WalletCommand, alongside?: Alongside): Promise<WalletResult> {
     this.inFlight++;
     try {
       const carried = await this.bridge.request<Carried>(WALLET_EXECUTE, {

@@ -48,6 +48,13 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
 
   const reserveOne = (q: WalletCommandQueue, messageId: string, alongside?: StreamAppend) =>
     q.execute(walletId, { type: 'ReserveCredits', messageId, sms: 1 }, alongside);
+  /** msg_1 and msg_2 reserved and queued, as readAll lists them sorted. */
+  const twoSendsWritten = () => [
+    'message-msg_1 MessageQueued',
+    'message-msg_2 MessageQueued',
+    `wallet-${walletId} CreditsReserved`,
+    `wallet-${walletId} CreditsReserved`,
+  ];
   const queued = (messageId: string): StreamAppend => ({
     streamId: `message-${messageId}`,
     events: [{ type: 'MessageQueued', data: { messageId } }],
@@ -97,12 +104,7 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(first.ok && second.ok).toBe(true);
     expect(refused).toMatchObject({ ok: false, error: { code: 'insufficient_credit' } });
     const written = await mine.readAll({ after: before });
-    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual([
-      'message-msg_1 MessageQueued',
-      'message-msg_2 MessageQueued',
-      `wallet-${walletId} CreditsReserved`,
-      `wallet-${walletId} CreditsReserved`,
-    ]);
+    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual(twoSendsWritten());
     // The answer's position is its message's: a reader waiting for it has both.
     const messagePosition = (id: string) => written.find((e) => e.streamId === `message-${id}`)?.position;
     if (first.ok) expect(first.value.position).toBe(messagePosition('msg_1'));
@@ -120,6 +122,41 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(fine).toMatchObject({ status: 'fulfilled', value: { ok: true } });
     const stored = await new AggregateStore(theirs).load(walletStream(walletId), walletDecider);
     expect([...stored.state.reserved.keys()]).toEqual(['msg_fine']);
+  });
+
+  const reserveBatch = (q: WalletCommandQueue, ids: string[]) =>
+    q.execute(
+      walletId,
+      { type: 'ReserveBatch', reservations: ids.map((messageId) => ({ messageId, sms: 1 })) },
+      ids.map(queued),
+    );
+
+  it('records a batch’s reservations in one decision with all its messages, or nothing at all', async () => {
+    const before = await mine.headPosition();
+    const refused = await reserveBatch(queue, ['msg_1', 'msg_2', 'msg_3']); // 2 credits for 3
+    expect(refused).toMatchObject({ ok: false, error: { code: 'insufficient_credit' } });
+    expect(await mine.readAll({ after: before })).toEqual([]);
+    const fits = await reserveBatch(queue, ['msg_1', 'msg_2']);
+    expect(fits).toMatchObject({ ok: true, value: { smsLeft: 0 } });
+    const written = await mine.readAll({ after: before });
+    expect(written.map((e) => `${e.streamId} ${e.type}`).sort()).toEqual(twoSendsWritten());
+    if (fits.ok) expect(fits.value.position).toBe(written[written.length - 1].position);
+  });
+
+  it('on a store without multi-stream writes, a batch’s messages are written after its reservations', async () => {
+    const separate = new Proxy(mine, {
+      get: (target, property, receiver) =>
+        property === 'atomicMultiStreamAppends' ? false : bound(target, property, receiver),
+    });
+    const stepwise = new WalletCommandQueue(separate, new AggregateStore(separate), clock);
+    const before = await mine.headPosition();
+    expect(await reserveBatch(stepwise, ['msg_1', 'msg_2'])).toMatchObject({ ok: true });
+    const written = (await mine.readAll({ after: before })).map((e) => `${e.streamId} ${e.type}`);
+    expect(written.slice(0, 2)).toEqual([
+      `wallet-${walletId} CreditsReserved`,
+      `wallet-${walletId} CreditsReserved`,
+    ]);
+    expect(written.slice(2).sort()).toEqual(['message-msg_1 MessageQueued', 'message-msg_2 MessageQueued']);
   });
 
   it('on a store without multi-stream writes, the reservation comes first and a failed message leaves it for the reaper', async () => {

@@ -30,11 +30,14 @@ export interface WalletQueueDepth {
 
 /**
  * Runs wallet commands: here (WalletCommandQueue), or in the thread that owns the wallets.
- * `alongside` is another stream's append that belongs to the command (a send's MessageQueued):
- * it is written with the wallet's events when the command records any, and not at all otherwise.
+ * `alongside` is other streams' appends that belong to the command (a send's MessageQueued, a
+ * batch's messages and its record): written with the wallet's events when the command records
+ * any, and not at all otherwise.
  */
+export type Alongside = StreamAppend | readonly StreamAppend[];
+
 export interface WalletCommandExecutor {
-  execute(walletId: string, command: WalletCommand, alongside?: StreamAppend): Promise<WalletResult>;
+  execute(walletId: string, command: WalletCommand, alongside?: Alongside): Promise<WalletResult>;
   /** What waits in this process: commands, and wallets with commands waiting or being recorded. */
   depth(): WalletQueueDepth;
   /** Drops cached wallet state (another writer changed the store underneath). */
@@ -43,7 +46,7 @@ export interface WalletCommandExecutor {
 
 interface Pending {
   readonly command: WalletCommand;
-  readonly alongside: StreamAppend | undefined;
+  readonly alongside: readonly StreamAppend[];
   readonly resolve: (result: WalletResult) => void;
   readonly reject: (error: unknown) => void;
 }
@@ -56,6 +59,10 @@ interface Decided {
 }
 
 const MAX_BATCH = 256;
+const NOTHING_ALONGSIDE: readonly StreamAppend[] = [];
+
+const alongsideList = (alongside: Alongside | undefined): readonly StreamAppend[] =>
+  alongside === undefined ? NOTHING_ALONGSIDE : 'streamId' in alongside ? [alongside] : alongside;
 const MAX_CACHED_WALLETS = 10_000;
 
 /**
@@ -105,10 +112,10 @@ export class WalletCommandQueue implements WalletCommandExecutor {
     private readonly settlementDelayMs = SETTLEMENT_DELAY_MS,
   ) {}
 
-  execute(walletId: string, command: WalletCommand, alongside?: StreamAppend): Promise<WalletResult> {
+  execute(walletId: string, command: WalletCommand, alongside?: Alongside): Promise<WalletResult> {
     return new Promise((resolve, reject) => {
       this.waiting++;
-      const pending: Pending = { command, alongside, resolve, reject };
+      const pending: Pending = { command, alongside: alongsideList(alongside), resolve, reject };
       if (isSettlement(command) && this.settlementDelayMs > 0) {
         this.deferred.push({ walletId, pending });
         this.deferredUntil ??= setTimeout(() => this.run([]), this.settlementDelayMs);
@@ -200,7 +207,7 @@ export class WalletCommandQueue implements WalletCommandExecutor {
         if (error.streamId !== walletStream(walletId)) {
           // Another stream of the write already exists (a message recorded before): that
           // command fails alone, the others are decided again without it.
-          const failed = batch.findIndex((p) => p.alongside?.streamId === error.streamId);
+          const failed = batch.findIndex((p) => p.alongside.some((a) => a.streamId === error.streamId));
           if (failed < 0) throw error;
           batch[failed].reject(error);
           batch = batch.filter((_, i) => i !== failed);
@@ -249,9 +256,7 @@ export class WalletCommandQueue implements WalletCommandExecutor {
       events,
       expected: current.revision < 0n ? 'no_stream' : current.revision,
     };
-    const alongside = decided.flatMap((d) =>
-      d.recorded && d.pending.alongside ? [d.pending.alongside] : [],
-    );
+    const alongside = decided.flatMap((d) => (d.recorded ? d.pending.alongside : NOTHING_ALONGSIDE));
     let appended: AppendResult;
     const alongsideResults = new Map<StreamAppend, Promise<AppendResult>>();
     if (this.events.atomicMultiStreamAppends || alongside.length === 0) {
@@ -278,7 +283,7 @@ export class WalletCommandQueue implements WalletCommandExecutor {
         continue;
       }
       const answered = ok({ ...result.value, position: appended.position });
-      const written = pending.alongside && alongsideResults.get(pending.alongside);
+      const written = writtenAlongside(pending.alongside, alongsideResults);
       if (!written) pending.resolve(answered);
       else
         written.then(
@@ -287,4 +292,14 @@ export class WalletCommandQueue implements WalletCommandExecutor {
         );
     }
   }
+}
+
+/** When a command's other appends are written: the last of them (null when it has none). */
+function writtenAlongside(
+  appends: readonly StreamAppend[],
+  results: ReadonlyMap<StreamAppend, Promise<AppendResult>>,
+): Promise<AppendResult> | null {
+  if (appends.length === 0) return null;
+  if (appends.length === 1) return results.get(appends[0])!;
+  return Promise.all(appends.map((a) => results.get(a)!)).then((all) => all[all.length - 1]);
 }

@@ -77,6 +77,23 @@ export class WalletService {
     );
   }
 
+  /**
+   * Reserves a batch's messages in one decision, all or none (402 when they do not fit together).
+   * `alongside` (the messages' first appends, the batch's record) is recorded with the
+   * reservations, in one write where the store allows it, and never without them.
+   */
+  reserveBatch(
+    walletId: string,
+    reservations: readonly { messageId: string; sms: number }[],
+    alongside: readonly StreamAppend[],
+  ): Promise<WalletResult> {
+    return this.executor.execute(
+      walletId,
+      { type: 'ReserveBatch', reservations, instance: this.instance.id },
+      alongside,
+    );
+  }
+
   capture(walletId: string, messageId: string): Promise<WalletResult> {
     return this.executor.execute(walletId, { type: 'CaptureReservation', messageId });
   }

@@ -31,6 +31,12 @@ export type WalletCommand =
       /** The server instance making the send (recorded on the reservation). */
       readonly instance?: string;
     }
+  | {
+      /** A batch send's reservations: one decision, all of them or none. */
+      readonly type: 'ReserveBatch';
+      readonly reservations: readonly { readonly messageId: string; readonly sms: number }[];
+      readonly instance?: string;
+    }
   | { readonly type: 'CaptureReservation'; readonly messageId: string }
   | { readonly type: 'ReleaseReservation'; readonly messageId: string; readonly reason: string };
 
@@ -47,6 +53,8 @@ export function decideWalletCommand(
       return wallet.addCredits(w, { ...command, now });
     case 'ReserveCredits':
       return wallet.reserve(w, { ...command, now });
+    case 'ReserveBatch':
+      return wallet.reserveAll(w, { ...command, now });
     case 'CaptureReservation':
       return wallet.capture(w, command);
     case 'ReleaseReservation':

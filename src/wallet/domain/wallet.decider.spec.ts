@@ -7,6 +7,7 @@ import {
   open,
   release,
   reserve,
+  reserveAll,
   smsLeft,
   walletDecider,
   walletSnapshots,
@@ -163,6 +164,63 @@ describe('wallet decider', () => {
     });
   });
 
+  describe('reserveAll (a batch send)', () => {
+    const r = (messageId: string, sms: number) => ({ messageId, sms });
+    it('reserves every message of the batch in one decision', () => {
+      expect(
+        events(reserveAll(given(opened, added(5)), { reservations: [r('msg_1', 2), r('msg_2', 3)], now })),
+      ).toEqual([reserved('msg_1', 2), reserved('msg_2', 3)]);
+    });
+    it('refuses the whole batch, reserving nothing, when the messages do not fit together', () => {
+      const result = reserveAll(given(opened, added(5), reserved('msg_0', 1)), {
+        reservations: [r('msg_1', 2), r('msg_2', 3)],
+        now,
+      });
+      expect(result.ok).toBe(false);
+      expect(!result.ok && result.error).toBeInstanceOf(InsufficientCredit);
+      expect(!result.ok && result.error).toMatchObject({
+        kind: 'insufficient_credit',
+        code: 'insufficient_credit',
+        available: 4,
+        requested: 5,
+        message: 'This batch needs 5 credits but the wallet has 4 left',
+      });
+    });
+    it('skips the messages already reserved: finishing an interrupted batch reserves only the rest', () => {
+      expect(
+        events(
+          reserveAll(given(opened, added(5), reserved('msg_1', 2)), {
+            reservations: [r('msg_1', 2), r('msg_2', 3)],
+            now,
+          }),
+        ),
+      ).toEqual([reserved('msg_2', 3)]);
+    });
+    it('reserves a message named twice once', () => {
+      expect(
+        events(reserveAll(given(opened, added(5)), { reservations: [r('msg_1', 2), r('msg_1', 2)], now })),
+      ).toEqual([reserved('msg_1', 2)]);
+    });
+    it('records the instance making the send on each reservation', () => {
+      expect(
+        events(reserveAll(given(opened, added(5)), { reservations: [r('msg_1', 1)], now, instance: 'i1' })),
+      ).toEqual([{ ...reserved('msg_1', 1), data: { ...reserved('msg_1', 1).data, instance: 'i1' } }]);
+    });
+    it('refuses a missing wallet, an empty batch and bad amounts', () => {
+      expect(reserveAll(given(), { reservations: [r('m', 1)], now })).toMatchObject({
+        ok: false,
+        error: { code: 'wallet_not_found' },
+      });
+      expect(reserveAll(given(opened, added(5)), { reservations: [], now })).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_amount' },
+      });
+      expect(
+        reserveAll(given(opened, added(5)), { reservations: [r('a', 1), r('b', 0)], now }),
+      ).toMatchObject({ ok: false, error: { code: 'invalid_amount' } });
+    });
+  });
+
   describe('capture and release', () => {
     const w = given(opened, added(10), reserved('msg_1', 3));
     it('capture spends the reservation', () => {
@@ -204,6 +262,15 @@ describe('wallet decider', () => {
       fc
         .record({ id: fc.integer({ min: 0, max: 8 }), sms: fc.integer({ min: 1, max: 20 }) })
         .map(({ id, sms }): WalletCommand => ({ type: 'ReserveCredits', messageId: `m${id}`, sms })),
+      fc
+        .array(fc.record({ id: fc.integer({ min: 0, max: 8 }), sms: fc.integer({ min: 1, max: 8 }) }), {
+          minLength: 1,
+          maxLength: 4,
+        })
+        .map((items): WalletCommand => ({
+          type: 'ReserveBatch',
+          reservations: items.map(({ id, sms }) => ({ messageId: `m${id}`, sms })),
+        })),
       fc
         .integer({ min: 0, max: 8 })
         .map((id): WalletCommand => ({ type: 'CaptureReservation', messageId: `m${id}` })),

@@ -151,11 +151,12 @@ export class InsufficientCredit extends DomainError {
   constructor(
     readonly available: number,
     readonly requested: number,
+    what = 'This message',
   ) {
     super(
       'insufficient_credit',
       'insufficient_credit',
-      `This message needs ${requested} credit${requested === 1 ? '' : 's'} but the wallet has ${available} left`,
+      `${what} needs ${requested} credit${requested === 1 ? '' : 's'} but the wallet has ${available} left`,
     );
   }
 }
@@ -242,6 +243,36 @@ export function reserve(
       },
     },
   ]);
+}
+
+/**
+ * Reserves a batch's messages in one decision: all of them or none. Each message already reserved
+ * (the batch is being finished after an interruption) is skipped; the others must fit in
+ * `sms_left` together, else the whole batch is refused and nothing is reserved.
+ */
+export function reserveAll(
+  w: Wallet,
+  cmd: { reservations: readonly { messageId: string; sms: number }[]; now: Date; instance?: string },
+): Decision {
+  if (w.walletId === null) return err(walletMissing());
+  if (cmd.reservations.length === 0) return err(badAmount('reservations'));
+  let needed = 0;
+  const fresh = new Map<string, number>();
+  for (const { messageId, sms } of cmd.reservations) {
+    if (!Number.isSafeInteger(sms) || sms <= 0) return err(badAmount('sms'));
+    if (w.reserved.has(messageId) || fresh.has(messageId)) continue;
+    needed += sms;
+    fresh.set(messageId, sms);
+  }
+  if (smsLeft(w) < needed) return err(new InsufficientCredit(smsLeft(w), needed, 'This batch'));
+  const reservedAt = cmd.now.toISOString();
+  const instance = cmd.instance ? { instance: cmd.instance } : {};
+  return ok(
+    [...fresh].map(([messageId, sms]) => ({
+      type: 'CreditsReserved' as const,
+      data: { messageId, sms, reservedAt, ...instance },
+    })),
+  );
 }
 
 /** Settles a reservation as spent. Unknown or already settled: nothing happens, never a double count. */

@@ -17,7 +17,13 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
     private readonly projections: ProjectionsService,
   ) {}
 
-  async execute({ scope, limit, startingAfter }: MessagesPage): Promise<ListPage<ApiMessage>> {
+  async execute({ scope, limit, startingAfter, batch }: MessagesPage): Promise<ListPage<ApiMessage>> {
+    if (batch !== undefined) {
+      // Another wallet's batch is answered exactly like an unknown one.
+      const record = await this.messages.batch(batch);
+      if (!record || record.walletId !== scope.walletId || record.environment !== scope.environment)
+        throw notFound('batch', 'batch');
+    }
     await this.projections.catchUp([MESSAGES_PROJECTION]);
     let afterSort: string | undefined;
     if (startingAfter !== undefined && startingAfter !== '') {
@@ -25,7 +31,10 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
       if (!cursor) throw notFound('message', 'starting_after');
       afterSort = cursor.sort;
     }
-    const docs = await this.messages.list(scope.walletId, limit + 1, afterSort);
+    const docs =
+      batch !== undefined
+        ? await this.messages.listBatch(batch, limit + 1, afterSort)
+        : await this.messages.list(scope.walletId, limit + 1, afterSort);
     return page(docs.filter((d) => d.environment === scope.environment).map(toApiMessage), limit);
   }
 }

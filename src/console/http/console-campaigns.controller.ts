@@ -1,0 +1,270 @@
+import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { RouteConfig } from '@nestjs/platform-fastify';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiExcludeController } from '@nestjs/swagger';
+import type { FastifyReply } from 'fastify';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { SendBatch } from '../../messaging/application/commands/send-batch.command';
+import { BatchById } from '../../messaging/application/queries/batch-by-id.query';
+import { BatchQuote, BatchQuoteView } from '../../messaging/application/queries/batch-quote.query';
+import type { BatchInput } from '../../messaging/domain/batch-input';
+import { DomainError } from '../../shared/domain-error';
+import { WalletBalance } from '../../wallet/application/queries/wallet-balance.query';
+import { parseRecipientsCsv, RecipientsFile } from './recipients-csv';
+import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
+import { SendManyConfirmForm, SendManyUploadForm } from './console-forms.dto';
+import {
+  ConsolePageError,
+  ConsoleRequest,
+  field,
+  formToken,
+  rawField,
+  redirect,
+  renderPage,
+} from './console-http';
+import { MAX_UPLOAD_BYTES, UPLOAD_PROBLEM_FIELD } from './multipart-form';
+
+/** The prefix of the Idempotency-Key a "Send to many" form carries (its one-time token follows). */
+const CONSOLE_BATCH_KEY = 'console-batch-';
+const ALREADY_SENT = new Set(['idempotency_key_reused', 'idempotency_request_in_progress']);
+/** What the send page shows of a refusal of the whole batch (a 400 or 402), next to the form. */
+const SHOWN_KINDS = ['invalid_request', 'insufficient_credit', 'unprocessable'];
+/** Messages in a final state: a batch page stops refreshing once all of its messages are. */
+const FINAL_STATUSES = new Set(['DELIVERED', 'FAILED', 'EXPIRED', 'CANCELED']);
+const REFRESH_SECONDS = 2;
+
+const UPLOAD_PROBLEMS: Record<string, string> = {
+  too_large: `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. One batch takes up to 1,000 rows: split it into several files.`,
+  unreadable: 'The upload could not be read. Choose the file again.',
+};
+
+interface UploadedBatch {
+  readonly csv: string;
+  readonly sender_id: string;
+  readonly type: string;
+  readonly message: string;
+}
+
+/**
+ * "Send to many": a CSV file of recipients becomes one batch send (POST /v1/messages/batch's use
+ * case, through the same command), after a preview that shows each row's segments, credits or
+ * refusal from the same checks (a batch quote) before anything is reserved; then the batch's
+ * progress.
+ */
+@ApiExcludeController()
+@UseGuards(ConsoleCsrfGuard, SignedInGuard)
+@Controller('console')
+export class ConsoleCampaignsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+    @Inject(APP_CONFIG) private readonly config: AppConfig,
+  ) {}
+
+  @Get('send-many')
+  async sendManyPage(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
+    await this.renderUpload(request, reply, {});
+  }
+
+  /** The upload (multipart): read the file, quote every row, show the preview. Nothing is reserved. */
+  @Post('send-many/preview')
+  async preview(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: SendManyUploadForm,
+  ): Promise<void> {
+    const upload = uploadedBatch(body, 'file');
+    const problem = rawField(body, UPLOAD_PROBLEM_FIELD);
+    if (problem) return this.renderUpload(request, reply, { upload, error: UPLOAD_PROBLEMS[problem] }, 413);
+    await this.renderPreview(request, reply, upload);
+  }
+
+  /**
+   * The preview's Send button: the same file again, sent as one batch under the form's one-time
+   * token. URL-encoding can triple a file's size, hence the route's own body limit.
+   */
+  @Post('send-many')
+  @RouteConfig({ bodyLimit: 3 * MAX_UPLOAD_BYTES + 64 * 1024 })
+  async sendMany(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Body() body: SendManyConfirmForm,
+  ): Promise<void> {
+    const token = formToken(body);
+    const upload = uploadedBatch(body, 'csv');
+    const file = parseRecipientsCsv(upload.csv);
+    if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused }, 400);
+    const { walletId, environment, account } = signedIn(request);
+    const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+    let batchId: string;
+    try {
+      const sent = await this.commands.execute(
+        new SendBatch(sender, batchInput(upload, file), `${CONSOLE_BATCH_KEY}${token}`),
+      );
+      batchId = sent.batch.id;
+    } catch (error) {
+      if (error instanceof DomainError && ALREADY_SENT.has(error.code)) throw alreadySentPage();
+      if (!(error instanceof DomainError) || !SHOWN_KINDS.includes(error.kind)) throw error;
+      return this.renderPreview(
+        request,
+        reply,
+        upload,
+        error.message,
+        error.kind === 'insufficient_credit' ? 402 : 400,
+      );
+    }
+    redirect(reply, `/console/batches/${encodeURIComponent(batchId)}`);
+  }
+
+  @Get('batches/:id')
+  async batch(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+  ): Promise<void> {
+    const { walletId, environment, account } = signedIn(request);
+    const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+    let batch;
+    try {
+      batch = await this.queries.execute(new BatchById(id, sender));
+    } catch (error) {
+      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundPage();
+      throw error;
+    }
+    const messages = batch.data.flatMap((slot) => ('message' in slot ? [slot.message] : []));
+    const refusals = batch.data.flatMap((slot, index) =>
+      'error' in slot
+        ? [{ item: index + 1, param: slot.error.param ?? '', message: slot.error.message }]
+        : [],
+    );
+    const counts = new Map<string, number>();
+    for (const m of messages) counts.set(m.status, (counts.get(m.status) ?? 0) + 1);
+    const settled = messages.filter((m) => FINAL_STATUSES.has(m.status)).length;
+    const done = settled === messages.length;
+    await this.render(request, reply, 'batch', {
+      title: `Batch ${batch.id}`,
+      nav: 'send-many',
+      batch,
+      messages,
+      refusals,
+      counts: [...counts].sort(([a], [b]) => a.localeCompare(b)),
+      settled,
+      done,
+      refreshSeconds: done ? null : REFRESH_SECONDS,
+    });
+  }
+
+  private async renderUpload(
+    request: ConsoleRequest,
+    reply: FastifyReply,
+    extra: { upload?: UploadedBatch; error?: string; errorParam?: string | null },
+    status = 200,
+  ): Promise<void> {
+    const { walletId } = signedIn(request);
+    await this.render(
+      request,
+      reply,
+      'send-many',
+      {
+        title: 'Send to many',
+        nav: 'send-many',
+        smsLeft: await this.smsLeft(walletId),
+        input: extra.upload ?? { sender_id: '', type: 'transactional', message: '' },
+        error: extra.error ?? null,
+        errorParam: extra.errorParam ?? null,
+      },
+      status,
+    );
+  }
+
+  private async renderPreview(
+    request: ConsoleRequest,
+    reply: FastifyReply,
+    upload: UploadedBatch,
+    sendError: string | null = null,
+    status = 200,
+  ): Promise<void> {
+    const file = parseRecipientsCsv(upload.csv);
+    if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused }, 400);
+    const { walletId, environment, account } = signedIn(request);
+    const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+    let quote: BatchQuoteView;
+    try {
+      quote = await this.queries.execute(new BatchQuote(sender, batchInput(upload, file)));
+    } catch (error) {
+      // A refusal of the whole batch (sender ID, type, the common message): back to the form.
+      if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
+      return this.renderUpload(
+        request,
+        reply,
+        { upload, error: error.message, errorParam: error.param ?? null },
+        400,
+      );
+    }
+    const rows = file.rows.map((row, index) => ({
+      ...row,
+      message: row.message ?? upload.message,
+      quote: quote.items[index],
+    }));
+    await this.render(
+      request,
+      reply,
+      'send-many-preview',
+      {
+        title: 'Check before sending',
+        nav: 'send-many',
+        upload,
+        rows,
+        problems: file.problems,
+        quote,
+        sendError,
+      },
+      status,
+    );
+  }
+
+  private async smsLeft(walletId: string): Promise<number> {
+    return (await this.queries.execute(new WalletBalance(walletId)))?.smsLeft ?? 0;
+  }
+
+  private render(
+    request: ConsoleRequest,
+    reply: FastifyReply,
+    view: string,
+    model: { title: string; [key: string]: unknown },
+    status = 200,
+  ) {
+    return renderPage(request, reply, this.config.publicUrl, view, model, status);
+  }
+}
+
+/** The form's batch fields; the file's text under `fileField` (the upload's file, or the preview's copy). */
+function uploadedBatch(body: unknown, fileField: 'file' | 'csv'): UploadedBatch {
+  return {
+    csv: rawField(body, fileField),
+    sender_id: field(body, 'sender_id'),
+    type: field(body, 'type') || 'transactional',
+    message: rawField(body, 'message'),
+  };
+}
+
+/** The batch body the file makes: rows without a message of their own take the common one. */
+function batchInput(upload: UploadedBatch, file: RecipientsFile): BatchInput {
+  return {
+    sender_id: upload.sender_id,
+    type: upload.type,
+    ...(upload.message === '' ? {} : { message: upload.message }),
+    messages: file.rows.map((row) =>
+      row.message === undefined ? { to: row.to } : { to: row.to, message: row.message },
+    ),
+  };
+}
+
+const alreadySentPage = () =>
+  new ConsolePageError(
+    409,
+    'This batch was already sent',
+    'This file was already sent once from this preview, so it was not sent again. See Messages for what was sent.',
+  );
+
+const notFoundPage = () => new ConsolePageError(404, 'Not found', 'There is no such batch in your account.');
