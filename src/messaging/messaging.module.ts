@@ -16,6 +16,7 @@ import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/me
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
 import { MessageReader } from './application/message-reader';
 import { AddRouteHandler } from './application/commands/add-route.handler';
+import { CancelMessageHandler } from './application/commands/cancel-message.handler';
 import { SendMessageHandler } from './application/commands/send-message.handler';
 import { MessageByIdHandler } from './application/queries/message-by-id.handler';
 import { MessageQuoteHandler } from './application/queries/message-quote.handler';
@@ -62,6 +63,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     MessageReader,
     SendMessageHandler,
     AddRouteHandler,
+    CancelMessageHandler,
     MessageByIdHandler,
     MessagesPageHandler,
     MessageQuoteHandler,

@@ -10,8 +10,8 @@ import {
 } from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
 import { WalletService } from '../../wallet/application/wallet.service';
-import { SendInput, ValidSend, validateSendInput } from '../domain/message-input';
-import { MessageQueuedData, messageStream } from '../domain/message.events';
+import { SendInput, ValidSend, validateSend } from '../domain/message-input';
+import { acceptedEvent, MessageQueuedData, messageStream } from '../domain/message.events';
 import { isSandboxNumber, SANDBOX_NUMBERS } from '../domain/sandbox';
 import { CARRIER_ROUTES, CarrierRoutes, Environment } from '../ports/carrier.port';
 import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
@@ -45,8 +45,8 @@ export const environmentOf = (ctx: SendContext): Environment =>
   ctx.mode === 'sandbox' ? 'TEST' : ctx.environment;
 
 /**
- * The one send path (API, console, try-out): validate, then reserve the credits and queue the
- * message in one write, and answer from it.
+ * The one send path (API, console, try-out): validate, then reserve the credits and queue (or,
+ * with a send_at, schedule) the message in one write, and answer from it.
  *
  * Where the store cannot write two streams at once (EventStoreDB), the reservation is written
  * first: a crash before the message leaves a reservation without a message, which the orphan
@@ -86,7 +86,7 @@ export class SendPipeline {
         'to',
       );
     }
-    const valid = validateSendInput(input, await this.routes.operatorRoutes());
+    const valid = validateSend(input, await this.routes.operatorRoutes(), this.clock.now());
     if (!valid.ok) throw valid.error;
     const environment = environmentOf(ctx);
     if (!this.carriers.carrierFor(valid.value.carrier, environment)) {
@@ -125,13 +125,18 @@ export class SendPipeline {
       encoding: valid.encoding,
       segments: valid.segments,
       credits: valid.credits,
-      validUntil: new Date(now.getTime() + this.config.messageValidityMs[environment]).toISOString(),
+      // Validity counts from when it may first be sent: now, or its send_at.
+      validUntil: new Date(
+        (valid.sendAt ? Date.parse(valid.sendAt) : now.getTime()) +
+          this.config.messageValidityMs[environment],
+      ).toISOString(),
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
+    const accepted = acceptedEvent(data, valid.sendAt);
     const queued: StreamAppend = {
       streamId: messageStream(messageId),
-      events: [{ type: 'MessageQueued', data }],
+      events: [accepted],
       expected: 'no_stream',
     };
     // TEST credits are free and come back: a TEST wallet's sends are also counted per day.
@@ -150,7 +155,7 @@ export class SendPipeline {
       if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;
       return { message: await this.existing(messageId, ctx), created: false };
     }
-    return { message: toApiMessage(queuedDoc(data, '', 0n)), created: true };
+    return { message: toApiMessage(queuedDoc(accepted.data, '', 0n)), created: true };
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */
