@@ -1,6 +1,6 @@
 import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
 import { createMerchant, Merchant } from '../support/merchant';
-import { finalState, SANDBOX, send, settledSmsLeft, smsLeft } from '../support/messaging';
+import { finalState, SANDBOX, send, sendBody, settledSmsLeft, smsLeft } from '../support/messaging';
 import { eventually, expectError, startTestApp, TestApp } from '../support/test-app';
 
 /**
@@ -59,27 +59,10 @@ describe('send_at validation', () => {
   });
 
   it('quotes a scheduled send like a send, and refuses a bad send_at the same way', async () => {
-    const ok = await t.request('POST', '/v1/messages/quote', {
-      key: m.testKey,
-      body: {
-        to: '+233241234567',
-        sender_id: 'MyShop',
-        message: 'Hi',
-        type: 'transactional',
-        send_at: inMs(3600_000),
-      },
-    });
-    expect(ok.status).toBe(200);
-    const bad = await t.request('POST', '/v1/messages/quote', {
-      key: m.testKey,
-      body: {
-        to: '+233241234567',
-        sender_id: 'MyShop',
-        message: 'Hi',
-        type: 'transactional',
-        send_at: 'soon',
-      },
-    });
+    const quote = (sendAt: string) =>
+      t.request('POST', '/v1/messages/quote', { key: m.testKey, body: sendBody({ send_at: sendAt }) });
+    expect((await quote(inMs(3600_000))).status).toBe(200);
+    const bad = await quote('soon');
     expect(expectError(bad, 400, 'invalid_send_at').param).toBe('send_at');
   });
 });

@@ -5,6 +5,7 @@ import { embeddedStoreOnly } from '../support/engines';
 import {
   countBy,
   ensureBuilt,
+  holdersWithPartitions,
   killAllStarted,
   messageHistories,
   ProcMerchant,
@@ -150,12 +151,7 @@ it('two processes on one store never dispatch a scheduled message twice', async 
   ]);
   // Both dispatchers must hold partitions before the messages come due, or one does it all.
   await until(
-    () => {
-      const latest = new Map<string, number>();
-      for (const e of readEvents(dataDir, 'dispatch'))
-        if (e.type === 'DispatchLeasesRenewed') latest.set(e.data.holder, e.data.partitions.length);
-      return [...latest.values()].filter((held) => held > 0).length === 2 ? true : undefined;
-    },
+    () => (holdersWithPartitions(dataDir).size === 2 ? true : undefined),
     120_000,
     'both dispatchers holding partitions',
   );

@@ -84,6 +84,14 @@ function accepted(data: MessageQueuedData, status: 'QUEUED' | 'SCHEDULED', sendA
   };
 }
 
+/** A SCHEDULED message's next state: due (QUEUED) or CANCELED, whichever was recorded first. */
+const leaveSchedule = (m: Message, status: 'QUEUED' | 'CANCELED', at: string): Message => ({
+  ...m,
+  status,
+  updatedAt: later(m.updatedAt, at),
+  sequence: m.sequence + 1,
+});
+
 /** Folds one fact in. Never refuses; a terminal state absorbs everything after it. */
 export function evolve(state: MessageState, event: MessageEvent): MessageState {
   if (state.status === 'NONE') {
@@ -99,21 +107,9 @@ export function evolve(state: MessageState, event: MessageEvent): MessageState {
   const m = state;
   switch (event.type) {
     case 'MessageDue':
-      if (m.status !== 'SCHEDULED') return m;
-      return {
-        ...m,
-        status: 'QUEUED',
-        updatedAt: later(m.updatedAt, event.data.at),
-        sequence: m.sequence + 1,
-      };
+      return m.status === 'SCHEDULED' ? leaveSchedule(m, 'QUEUED', event.data.at) : m;
     case 'MessageCanceled':
-      if (m.status !== 'SCHEDULED') return m;
-      return {
-        ...m,
-        status: 'CANCELED',
-        updatedAt: later(m.updatedAt, event.data.at),
-        sequence: m.sequence + 1,
-      };
+      return m.status === 'SCHEDULED' ? leaveSchedule(m, 'CANCELED', event.data.at) : m;
     case 'MessageClaimed':
       return { ...m, claim: event.data };
     case 'MessageSubmitDeferred':
