@@ -19,6 +19,7 @@ import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/me
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
 import { MessageReader } from './application/message-reader';
 import { AddRouteHandler } from './application/commands/add-route.handler';
+import { CancelMessageHandler } from './application/commands/cancel-message.handler';
 import { SendMessageHandler } from './application/commands/send-message.handler';
 import { BatchByIdHandler } from './application/queries/batch-by-id.handler';
 import { BatchQuoteHandler } from './application/queries/batch-quote.handler';
@@ -70,6 +71,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     SendMessageHandler,
     SendBatchHandler,
     AddRouteHandler,
+    CancelMessageHandler,
     MessageByIdHandler,
     MessagesPageHandler,
     MessageQuoteHandler,

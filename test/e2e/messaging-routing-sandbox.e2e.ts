@@ -57,6 +57,7 @@ describe('Messaging: operator routes and the sandbox try-out', () => {
         status: 'QUEUED',
         environment: 'TEST',
         to,
+        send_at: null,
         dlr: null,
       });
       const final = await eventually(async () => {

@@ -30,6 +30,7 @@ describe('Messaging: the send path, TEST simulation, delivery reports and settle
       credits: 1,
       created_at: expect.any(String),
       updated_at: expect.any(String),
+      send_at: null,
       dlr: null,
     });
     const read = await t.request('GET', `/v1/messages/${response.body.id}`, { key: merchant.testKey });

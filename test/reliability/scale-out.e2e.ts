@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   countBy,
+  holdersWithPartitions,
   deliveredCreditsByWallet,
   isFinished,
   killAllStarted,
@@ -56,19 +57,11 @@ beforeAll(async () => {
   // many seconds before): the load must run while both dispatchers hold partitions, or the first
   // one up rightly dispatches everything before the second joins.
   await until(
-    () => (holdersWithPartitions().size === 2 ? true : undefined),
+    () => (holdersWithPartitions(dataDir).size === 2 ? true : undefined),
     120_000,
     'both dispatchers holding partitions',
   );
 });
-
-/** The dispatchers whose latest lease renewal holds partitions. */
-function holdersWithPartitions(): Set<string> {
-  const latest = new Map<string, number>();
-  for (const event of readEvents(dataDir, 'dispatch'))
-    if (event.type === 'DispatchLeasesRenewed') latest.set(event.data.holder, event.data.partitions.length);
-  return new Set([...latest].filter(([, held]) => held > 0).map(([holder]) => holder));
-}
 
 afterAll(async () => {
   await killAllStarted();

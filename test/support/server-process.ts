@@ -223,6 +223,14 @@ export function messageHistories(dataDir: string): Map<string, LoggedEvent[]> {
   return byMessage;
 }
 
+/** The dispatchers (instances) whose latest lease renewal in the log holds partitions. */
+export function holdersWithPartitions(dataDir: string): Set<string> {
+  const latest = new Map<string, number>();
+  for (const event of readEvents(dataDir, 'dispatch'))
+    if (event.type === 'DispatchLeasesRenewed') latest.set(event.data.holder, event.data.partitions.length);
+  return new Set([...latest].filter(([, held]) => held > 0).map(([holder]) => holder));
+}
+
 export interface Submission {
   readonly messageId: string;
   /** `submit` from a dispatcher that holds a claim; `resubmit` from TestCarrierResume (SENT messages). */

@@ -43,7 +43,7 @@ import { OneTimeFlash } from './one-time-flash';
 const MINTED_KEY_SLOT = 'minted-key';
 const HISTORY_PAGE_SIZE = 50;
 const MESSAGES_PAGE_SIZE = 20;
-const FINAL_STATUSES = new Set(['DELIVERED', 'FAILED', 'EXPIRED']);
+const FINAL_STATUSES = new Set(['DELIVERED', 'FAILED', 'EXPIRED', 'CANCELED']);
 const FINAL_CHECKOUT = new Set(['succeeded', 'failed', 'expired']);
 /** While an outcome is not final, its page reloads itself this often (a meta refresh: works without JavaScript). */
 export const REFRESH_SECONDS = 2;

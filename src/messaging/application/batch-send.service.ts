@@ -8,16 +8,16 @@ import {
   StreamAppend,
 } from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
+import { err } from '../../shared/result';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { atItem, BatchInput, BatchItemCheck, validateBatchInput } from '../domain/batch-input';
-import { err } from '../../shared/result';
 import { BatchItemRecord, batchMessageId, batchStream, BatchSubmittedData } from '../domain/batch.events';
 import type { MessageQueuedData } from '../domain/message.events';
 import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
 import { IdempotencyKeys, sha256 } from './idempotent-send.service';
 import { MessageReader } from './message-reader';
 import { RouteRegistry } from './route-registry.service';
-import { queuedAppend, SendContext, SendPipeline } from './send-pipeline.service';
+import { AcceptedAppend, queuedAppend, SendContext, SendPipeline } from './send-pipeline.service';
 import { TestSendQuota } from './test-send-quota';
 
 type WalletContext = Extract<SendContext, { mode: 'wallet' }>;
@@ -46,6 +46,8 @@ export function batchRequestHashOf(body: BatchInput): string {
       body.type ?? null,
       body.message ?? null,
       body.messages.map(item),
+      // Only when given, as for a single send: keys recorded before send_at existed still match.
+      ...(body.send_at === undefined || body.send_at === null ? [] : [body.send_at]),
     ]),
   );
 }
@@ -96,7 +98,7 @@ export class BatchSend {
    * same): valid, then routable in this environment. A refusal of the whole batch is thrown.
    */
   async check(body: BatchInput, ctx: WalletContext): Promise<BatchItemCheck[]> {
-    const checked = validateBatchInput(body, await this.routes.operatorRoutes());
+    const checked = validateBatchInput(body, await this.routes.operatorRoutes(), this.clock.now());
     if (!checked.ok) throw checked.error;
     return checked.value.map((item, index) => {
       if (!item.ok) return item;
@@ -128,13 +130,16 @@ export class BatchSend {
   ): Promise<BatchView> {
     const now = this.clock.now();
     const queued: MessageQueuedData[] = [];
+    const accepted: AcceptedAppend[] = [];
     const records: BatchItemRecord[] = items.map((item, index) => {
       if (!item.ok) {
         const { code, message, param } = item.error;
         return { error: { code, message, param: param ?? null } };
       }
       const messageId = batchMessageId(batchId, index);
-      queued.push(this.sends.queuedData(item.value, ctx, messageId, now, { idempotencyKey: key, batchId }));
+      const data = this.sends.queuedData(item.value, ctx, messageId, now, { idempotencyKey: key, batchId });
+      queued.push(data);
+      accepted.push(queuedAppend(data, item.value.sendAt));
       return { messageId };
     });
     const record: BatchSubmittedData = {
@@ -154,7 +159,7 @@ export class BatchSend {
         events: [{ type: 'BatchSubmitted', data: record }],
         expected: 'no_stream',
       },
-      ...queued.map(queuedAppend),
+      ...accepted,
     ];
     if (!(await this.write(ctx, queued, appends, now))) {
       const resumed = await this.recorded(batchId, ctx);
@@ -169,7 +174,7 @@ export class BatchSend {
     let next = 0;
     const data = items.map((item): BatchSlot => {
       if (!item.ok) return { error: item.error };
-      return { message: toApiMessage(queuedDoc(queued[next++], '', 0n)) };
+      return { message: toApiMessage(queuedDoc(accepted[next++].events[0].data, '', 0n)) };
     });
     return { id: batchId, data, accepted: record.accepted, refused: record.refused };
   }

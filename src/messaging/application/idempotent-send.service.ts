@@ -92,12 +92,15 @@ export function decideIdempotency(
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** The request as far as idempotency is concerned: the four send fields exactly as sent. */
+/**
+ * The request as far as idempotency is concerned: the send fields exactly as sent. `send_at`
+ * counts only when given, so a send without it hashes as it did before scheduling existed.
+ */
 export function requestHashOf(body: unknown): string {
   const input = (body && typeof body === 'object' ? body : {}) as Partial<SendInput>;
-  return sha256(
-    JSON.stringify([input.to ?? null, input.sender_id ?? null, input.message ?? null, input.type ?? null]),
-  );
+  const fields = [input.to ?? null, input.sender_id ?? null, input.message ?? null, input.type ?? null];
+  if (input.send_at !== undefined && input.send_at !== null) fields.push(input.send_at);
+  return sha256(JSON.stringify(fields));
 }
 
 export const idempotencyStream = (walletId: string, key: string) => `idempotency-${walletId}-${sha256(key)}`;

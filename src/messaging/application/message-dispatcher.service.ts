@@ -12,6 +12,8 @@ import {
   finishedBy,
   Message,
   messageDecider,
+  MessageState,
+  queueDue,
   readyToSubmit,
   recordSubmitResult,
 } from '../domain/message.decider';
@@ -31,9 +33,15 @@ export const pendingPartition = (partition: number) => `pending-${partition}`;
 
 export interface PendingDispatch {
   readonly messageId: string;
-  /** ISO time from which it may be tried (creation, or a carrier's retryAt). */
+  /** ISO time from which it may be tried (creation, a scheduled send_at, or a carrier's retryAt). */
   readonly availableAt: string;
 }
+
+/**
+ * A message due later than this is left to the polls (which look one poll interval ahead) rather
+ * than given a timer of its own: a send scheduled days ahead holds no memory until its time nears.
+ */
+const WAKE_UP_WINDOW_MS = 5 * 60_000;
 
 export const outboundOf = (m: Message): OutboundMessage => ({
   messageId: m.messageId,
@@ -70,7 +78,8 @@ export class MessageDispatcher {
   private readonly queued = new Map<string, Hinted>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private pollTimer: NodeJS.Timeout | null = null;
-  private readonly retryTimers = new Set<NodeJS.Timeout>();
+  /** Wake-ups at a message's time (a carrier's retryAt, a scheduled send_at): one per message. */
+  private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly leases: DispatchLeaseKeeper;
 
   constructor(
@@ -121,7 +130,7 @@ export class MessageDispatcher {
     this.running = false;
     if (this.pollTimer) clearTimeout(this.pollTimer);
     this.pollTimer = null;
-    for (const timer of this.retryTimers) clearTimeout(timer);
+    for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     this.queued.clear();
     await Promise.allSettled([...this.inFlight.values()]);
@@ -156,12 +165,14 @@ export class MessageDispatcher {
     if (!this.running || !this.leases.holds(partition)) return; // its holder's dispatcher has it
     const delay = options.at ? Date.parse(options.at) - this.clock.now().getTime() : 0;
     if (delay > 0) {
+      if (delay > WAKE_UP_WINDOW_MS) return; // a poll nearer the time wakes it
+      clearTimeout(this.retryTimers.get(messageId));
       const timer = setTimeout(() => {
-        this.retryTimers.delete(timer);
+        this.retryTimers.delete(messageId);
         this.hint(messageId);
       }, delay);
       timer.unref?.();
-      this.retryTimers.add(timer);
+      this.retryTimers.set(messageId, timer);
       return;
     }
     const since = this.leases.heldSince(partition);
@@ -199,10 +210,14 @@ export class MessageDispatcher {
     this.pollTimer.unref?.();
   }
 
-  /** Hints every pending message of these partitions whose time has come (states read first). */
+  /**
+   * Hints every pending message of these partitions whose time has come (states read first), and
+   * sets a wake-up for those due before the next poll, so a scheduled send leaves at its time.
+   */
   async pollPartitions(partitions: readonly number[]): Promise<void> {
     try {
-      const now = this.clock.now().toISOString();
+      const now = this.clock.now();
+      const nextPoll = new Date(now.getTime() + this.options.dispatchPollMs).toISOString();
       for (const partition of partitions) {
         const pending = await this.reads.list<PendingDispatch>(DISPATCH_QUEUE, {
           partition: pendingPartition(partition),
@@ -210,8 +225,8 @@ export class MessageDispatcher {
           limit: 500,
         });
         for (const p of pending) {
-          if (p.availableAt > now) break;
-          this.hint(p.messageId);
+          if (p.availableAt > nextPoll) break;
+          this.hint(p.messageId, { at: p.availableAt });
         }
       }
     } catch (error) {
@@ -223,9 +238,14 @@ export class MessageDispatcher {
   async dispatch(messageId: string, hinted: Hinted = { trusted: false }): Promise<void> {
     if (!this.leases.holds(this.partitionOf(messageId))) return;
     const stream = messageStream(messageId);
-    const { state } = await this.aggregates.state(stream, messageDecider, {
+    let { state } = await this.aggregates.state(stream, messageDecider, {
       trustRemembered: hinted.trusted,
     });
+    if (state.status === 'SCHEDULED') {
+      const made = await this.makeDue(messageId, state.sendAt);
+      if (!made) return;
+      state = made;
+    }
     const ready = readyToSubmit(state, { dispatcherId: this.dispatcherId, now: this.clock.now() });
     if (!ready.ok) {
       // Not now: SENT or ended already, past its validity (the expiry sweep ends it), or deferred.
@@ -247,6 +267,21 @@ export class MessageDispatcher {
     const recorded = await recording;
     this.metrics.finished(finishedBy(recorded)); // a carrier's rejection: QUEUED → FAILED
     if (!recorded.ok) this.logger.warn(`submit result for ${messageId} not recorded: ${recorded.error.code}`);
+  }
+
+  /**
+   * A scheduled message's time came: MessageDue is recorded at the revision it was decided on
+   * before anything is submitted, so a cancel at the same instant either lands first (then this
+   * finds it CANCELED and submits nothing) or finds it QUEUED and is refused. Answers the state
+   * to submit from, or null when it is not due yet (woken again at its time).
+   */
+  private async makeDue(messageId: string, sendAt: string | null): Promise<MessageState | null> {
+    const handled = await this.aggregates.handle(messageStream(messageId), messageDecider, (s) =>
+      queueDue(s, { now: this.clock.now() }),
+    );
+    if (handled.ok) return handled.value.state;
+    if (handled.error.code === 'message_not_due' && sendAt) this.hint(messageId, { at: sendAt });
+    return null;
   }
 
   private async submit(message: Message): Promise<SubmitResult> {
@@ -288,6 +323,8 @@ export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: Ag
       streamPrefixes: ['message-'],
       eventTypes: [
         'MessageQueued',
+        'MessageScheduled',
+        'MessageCanceled',
         'MessageSubmitDeferred',
         'MessageSent',
         'MessageDelivered',
@@ -306,6 +343,11 @@ export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: Ag
             revision: recorded.revision,
           });
           dispatcher.hint(messageId, { queuedAt: recorded.recordedAt });
+          return;
+        case 'MessageScheduled':
+          // Waits on the pending list until its send_at; the poll before then sets its wake-up.
+          put(view, messageId, event.data.sendAt);
+          dispatcher.hint(messageId, { at: event.data.sendAt });
           return;
         case 'MessageSubmitDeferred':
           if (await view.get(DISPATCH_QUEUE, messageId)) put(view, messageId, event.data.retryAt);

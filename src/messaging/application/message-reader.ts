@@ -3,7 +3,12 @@ import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.po
 import { isIdOf } from '../../shared/ids';
 import { batchStream, BatchSubmittedData } from '../domain/batch.events';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { MessageQueuedData, messageStream } from '../domain/message.events';
+import {
+  isAcceptedEventType,
+  MessageQueuedData,
+  MessageScheduledData,
+  messageStream,
+} from '../domain/message.events';
 import type { Environment } from '../ports/carrier.port';
 import { BATCH_MESSAGES, MESSAGES, MessageDoc, queuedDoc, sortKey } from '../projections/messages.projection';
 
@@ -15,7 +20,7 @@ export type ReadScope = { readonly walletId: string; readonly environment: Envir
  * the scope is answered exactly like an unknown one.
  *
  * A send answers from its own append without waiting for the read model, so a message the read
- * model does not have yet is looked up in the log: its MessageQueued alone. That state is never
+ * model does not have yet is looked up in the log: its MessageQueued (or MessageScheduled) alone. That state is never
  * older than one already shown (the read model, once it has the message, only moves it on).
  */
 @Injectable()
@@ -61,8 +66,8 @@ export class MessageReader {
 
   private async queuedInLog(id: string): Promise<MessageDoc | null> {
     const [first] = await this.events.readStream(messageStream(id), { limit: 1 });
-    if (first?.type !== 'MessageQueued') return null;
-    const data = first.data as MessageQueuedData;
+    if (!first || !isAcceptedEventType(first.type)) return null;
+    const data = first.data as MessageQueuedData | MessageScheduledData;
     return queuedDoc(data, sortKey(data.createdAt, first.position), first.revision);
   }
 }

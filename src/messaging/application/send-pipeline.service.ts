@@ -11,8 +11,8 @@ import {
 import { newId } from '../../shared/ids';
 import { err, ok, Result } from '../../shared/result';
 import { WalletService } from '../../wallet/application/wallet.service';
-import { SendInput, ValidSend, validateSendInput } from '../domain/message-input';
-import { MessageQueuedData, messageStream } from '../domain/message.events';
+import { SendInput, ValidSend, validateSend } from '../domain/message-input';
+import { acceptedEvent, MessageQueuedData, messageStream } from '../domain/message.events';
 import { isSandboxNumber, SANDBOX_NUMBERS } from '../domain/sandbox';
 import { CARRIER_ROUTES, CarrierRoutes, Environment } from '../ports/carrier.port';
 import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
@@ -47,16 +47,17 @@ export interface SendOutcome {
 export const environmentOf = (ctx: SendContext): Environment =>
   ctx.mode === 'sandbox' ? 'TEST' : ctx.environment;
 
-/** A message stream's first append: its MessageQueued, at no_stream. */
-export const queuedAppend = (data: MessageQueuedData): StreamAppend => ({
+/** A message stream's first append, at no_stream: its MessageQueued, or MessageScheduled with a send_at. */
+export type AcceptedAppend = StreamAppend & { readonly events: readonly [ReturnType<typeof acceptedEvent>] };
+export const queuedAppend = (data: MessageQueuedData, sendAt?: string | null): AcceptedAppend => ({
   streamId: messageStream(data.messageId),
-  events: [{ type: 'MessageQueued', data }],
+  events: [acceptedEvent(data, sendAt)],
   expected: 'no_stream',
 });
 
 /**
- * The one send path (API, console, try-out): validate, then reserve the credits and queue the
- * message in one write, and answer from it.
+ * The one send path (API, console, try-out): validate, then reserve the credits and queue (or,
+ * with a send_at, schedule) the message in one write, and answer from it.
  *
  * Where the store cannot write two streams at once (EventStoreDB), the reservation is written
  * first: a crash before the message leaves a reservation without a message, which the orphan
@@ -96,7 +97,7 @@ export class SendPipeline {
         'to',
       );
     }
-    const valid = validateSendInput(input, await this.routes.operatorRoutes());
+    const valid = validateSend(input, await this.routes.operatorRoutes(), this.clock.now());
     if (!valid.ok) throw valid.error;
     const routed = this.routable(valid.value, ctx);
     if (!routed.ok) throw routed.error;
@@ -130,7 +131,7 @@ export class SendPipeline {
     const now = this.clock.now();
     const environment = environmentOf(ctx);
     const data = this.queuedData(valid, ctx, messageId, now, options);
-    const queued = queuedAppend(data);
+    const queued = queuedAppend(data, valid.sendAt);
     // TEST credits are free and come back: a TEST wallet's sends are also counted per day.
     const quotaWallet = ctx.mode === 'wallet' && environment === 'TEST' ? ctx.walletId : null;
     if (quotaWallet !== null) {
@@ -147,10 +148,10 @@ export class SendPipeline {
       if (!(error instanceof ConcurrencyError) || error.streamId !== queued.streamId) throw error;
       return { message: await this.existing(messageId, ctx), created: false };
     }
-    return { message: toApiMessage(queuedDoc(data, '', 0n)), created: true };
+    return { message: toApiMessage(queuedDoc(queued.events[0].data, '', 0n)), created: true };
   }
 
-  /** What a message's MessageQueued records. */
+  /** What a message's MessageQueued (or MessageScheduled, with its send_at) records. */
   queuedData(
     valid: ValidSend,
     ctx: SendContext,
@@ -172,7 +173,11 @@ export class SendPipeline {
       encoding: valid.encoding,
       segments: valid.segments,
       credits: valid.credits,
-      validUntil: new Date(now.getTime() + this.config.messageValidityMs[environment]).toISOString(),
+      // Validity counts from when it may first be sent: now, or its send_at.
+      validUntil: new Date(
+        (valid.sendAt ? Date.parse(valid.sendAt) : now.getTime()) +
+          this.config.messageValidityMs[environment],
+      ).toISOString(),
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };

@@ -3,11 +3,21 @@ import type { EventStore, RecordedEvent } from '../../shared/event-store/event-s
 import { RecentlyUsed } from '../../shared/recently-used';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { WalletService } from '../../wallet/application/wallet.service';
-import type { MessageQueuedData } from '../domain/message.events';
+import { ACCEPTED_EVENT_TYPES, isAcceptedEventType, type MessageQueuedData } from '../domain/message.events';
+
+/** The reason a canceled message's credits went back, whoever releases them first. */
+export const CANCELED_REASON = 'message canceled';
+
+/** Why a message's credits went back, by the event that ended it (the wallet event's reason). */
+const RELEASE_REASONS: Readonly<Record<string, string>> = {
+  MessageFailed: 'message failed',
+  MessageExpired: 'message expired',
+  MessageCanceled: CANCELED_REASON,
+};
 
 /**
- * Settles a message's reservation once its outcome is final: DELIVERED captures, FAILED and
- * EXPIRED release. Capture and release are idempotent per message id, so a replay after a crash
+ * Settles a message's reservation once its outcome is final: DELIVERED captures, FAILED,
+ * EXPIRED and CANCELED release. Capture and release are idempotent per message id, so a replay after a crash
  * (at-least-once) never counts twice. Sandbox messages have no wallet and are skipped.
  */
 export function settlementProcess(
@@ -15,7 +25,7 @@ export function settlementProcess(
   events: EventStore,
   logger: Pick<Logger, 'warn'>,
 ): Projection {
-  // Each open message's wallet, noted from MessageQueued as it goes by, so settling reads no
+  // Each open message's wallet, noted from MessageQueued (or MessageScheduled) as it goes by, so settling reads no
   // stream; after a restart (or for one pushed out) the stream's first event says it.
   const walletOf = new RecentlyUsed<string, string | null>(MAX_OPEN_MESSAGES);
   return {
@@ -24,10 +34,16 @@ export function settlementProcess(
     collections: [],
     filter: {
       streamPrefixes: ['message-'],
-      eventTypes: ['MessageQueued', 'MessageDelivered', 'MessageFailed', 'MessageExpired'],
+      eventTypes: [
+        ...ACCEPTED_EVENT_TYPES,
+        'MessageDelivered',
+        'MessageFailed',
+        'MessageExpired',
+        'MessageCanceled',
+      ],
     },
     apply(recorded: RecordedEvent, view: ProjectionView) {
-      if (recorded.type === 'MessageQueued') {
+      if (isAcceptedEventType(recorded.type)) {
         walletOf.set(recorded.streamId, (recorded.data as MessageQueuedData).walletId ?? null);
         return;
       }
@@ -47,17 +63,13 @@ export function settlementProcess(
     const result =
       recorded.type === 'MessageDelivered'
         ? await wallets.capture(walletId, messageId)
-        : await wallets.release(
-            walletId,
-            messageId,
-            `message ${recorded.type === 'MessageFailed' ? 'failed' : 'expired'}`,
-          );
+        : await wallets.release(walletId, messageId, RELEASE_REASONS[recorded.type]);
     if (!result.ok) logger.warn(`settling ${messageId} on ${walletId} refused: ${result.error.code}`);
   }
 
   async function walletFromStream(streamId: string): Promise<string | null> {
     const [first] = await events.readStream(streamId, { limit: 1 });
-    if (first?.type !== 'MessageQueued') return null;
+    if (!first || !isAcceptedEventType(first.type)) return null;
     return (first.data as MessageQueuedData).walletId ?? null;
   }
 }

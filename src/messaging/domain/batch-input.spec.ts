@@ -1,6 +1,8 @@
 import { BatchInput, validateBatchInput } from './batch-input';
 import { validateSendInput } from './message-input';
 
+const NOW = new Date('2026-11-23T12:00:00Z');
+
 const batch = (overrides: Partial<BatchInput> = {}): BatchInput => ({
   sender_id: 'MyShop',
   type: 'transactional',
@@ -9,13 +11,13 @@ const batch = (overrides: Partial<BatchInput> = {}): BatchInput => ({
 });
 
 const refusalOf = (input: BatchInput) => {
-  const result = validateBatchInput(input, []);
+  const result = validateBatchInput(input, [], NOW);
   if (result.ok) throw new Error('expected the whole batch refused');
   return { code: result.error.code, param: result.error.param };
 };
 
 const itemsOf = (input: BatchInput) => {
-  const result = validateBatchInput(input, []);
+  const result = validateBatchInput(input, [], NOW);
   if (!result.ok) throw new Error(`expected items, got ${result.error.code}`);
   return result.value.map((item) =>
     item.ok ? { ok: item.value.to } : { code: item.error.code, param: item.error.param },
@@ -24,7 +26,7 @@ const itemsOf = (input: BatchInput) => {
 
 describe('validateBatchInput', () => {
   it('checks each item exactly as a single send with the shared sender_id and type', () => {
-    const result = validateBatchInput(batch(), []);
+    const result = validateBatchInput(batch(), [], NOW);
     expect(result.ok && result.value[0]).toEqual(
       validateSendInput(
         { to: '+233241234567', sender_id: 'MyShop', message: 'Hello', type: 'transactional' },
@@ -70,6 +72,7 @@ describe('validateBatchInput', () => {
         messages: [{ to: '+233241234567' }, { to: '+233201234567', message: 'Own text' }],
       }),
       [],
+      NOW,
     );
     expect(result.ok && result.value.map((i) => i.ok && i.value.message)).toEqual([
       'Shared text',
@@ -89,5 +92,26 @@ describe('validateBatchInput', () => {
       code: 'message_too_long',
       param: 'message',
     });
+  });
+
+  it('schedules every valid item for the batch send_at, and refuses the whole batch for a bad one', () => {
+    const result = validateBatchInput(
+      batch({
+        send_at: '2026-11-24T09:30:00+01:00',
+        messages: [{ to: '+233241234567', message: 'Hi' }, { to: 'x' }],
+      }),
+      [],
+      NOW,
+    );
+    expect(result.ok && result.value.map((i) => (i.ok ? i.value.sendAt : i.error.param))).toEqual([
+      '2026-11-24T08:30:00.000Z',
+      'messages[1].to',
+    ]);
+    expect(refusalOf(batch({ send_at: '2026-11-23T11:59:59Z' }))).toEqual({
+      code: 'invalid_send_at',
+      param: 'send_at',
+    });
+    expect(refusalOf(batch({ send_at: 'tomorrow' }))).toEqual({ code: 'invalid_send_at', param: 'send_at' });
+    expect(refusalOf(batch({ send_at: 5 }))).toEqual({ code: 'parameter_invalid', param: 'send_at' });
   });
 });

@@ -4,6 +4,7 @@ import {
   SendInput,
   ValidSend,
   validateMessageField,
+  validateSendAt,
   validateSendInput,
   validateSenderIdField,
   validateTypeField,
@@ -19,6 +20,8 @@ export interface BatchInput {
   readonly type: unknown;
   /** Used by every item that has no message of its own. */
   readonly message?: unknown;
+  /** When every item is to be sent (scheduled); now when absent. */
+  readonly send_at?: unknown;
   readonly messages: readonly unknown[];
 }
 
@@ -45,6 +48,7 @@ export function atItem(error: DomainError, index: number): DomainError {
 export function validateBatchInput(
   input: BatchInput,
   routes: readonly Route[],
+  now: Date,
 ): Result<BatchItemCheck[], DomainError> {
   const sender = validateSenderIdField(input.sender_id);
   if (!sender.ok) return sender;
@@ -54,7 +58,12 @@ export function validateBatchInput(
     const shared = validateMessageField(input.message);
     if (!shared.ok) return shared;
   }
-  return ok(input.messages.map((item, index) => validateItem(input, item, index, routes)));
+  const sendAt = validateSendAt(input.send_at, now);
+  if (!sendAt.ok) return sendAt;
+  const items = input.messages.map((item, index) => validateItem(input, item, index, routes));
+  if (sendAt.value === null) return ok(items);
+  const at = sendAt.value;
+  return ok(items.map((item) => (item.ok ? ok({ ...item.value, sendAt: at }) : item)));
 }
 
 function validateItem(

@@ -1,4 +1,10 @@
-import { SendInput, validateSendInput } from './message-input';
+import {
+  MAX_SCHEDULE_AHEAD_MS,
+  SendInput,
+  validateSend,
+  validateSendAt,
+  validateSendInput,
+} from './message-input';
 
 const body = (overrides: Partial<Record<keyof SendInput, unknown>> = {}): SendInput => ({
   to: '+233241234567',
@@ -130,5 +136,90 @@ describe('validateSendInput', () => {
     });
     expect(refusal(body({ sender_id: 'x', message: '', type: 'y' }))).toMatchObject({ param: 'sender_id' });
     expect(refusal(body({ message: '', type: 'y' }))).toMatchObject({ param: 'message' });
+  });
+});
+
+describe('validateSendAt', () => {
+  const now = new Date('2026-11-23T10:00:00.000Z');
+  const refusalAt = (value: unknown) => {
+    const result = validateSendAt(value, now);
+    if (result.ok) throw new Error(`expected a refusal of ${String(value)}`);
+    return { code: result.error.code, param: result.error.param, message: result.error.message };
+  };
+
+  it('schedules nothing when absent or null', () => {
+    expect(validateSendAt(undefined, now)).toEqual({ ok: true, value: null });
+    expect(validateSendAt(null, now)).toEqual({ ok: true, value: null });
+  });
+
+  it('answers a future RFC 3339 time as ISO-8601 UTC, whatever its zone', () => {
+    expect(validateSendAt('2026-11-23T10:00:01Z', now)).toEqual({
+      ok: true,
+      value: '2026-11-23T10:00:01.000Z',
+    });
+    expect(validateSendAt('2026-11-23T12:30:00.25+02:00', now)).toEqual({
+      ok: true,
+      value: '2026-11-23T10:30:00.250Z',
+    });
+    expect(validateSendAt('2026-11-23t05:00:00-05:30', now)).toEqual({
+      ok: true,
+      value: '2026-11-23T10:30:00.000Z',
+    });
+  });
+
+  it('takes up to exactly 30 days ahead and refuses a millisecond more', () => {
+    const limit = new Date(now.getTime() + MAX_SCHEDULE_AHEAD_MS).toISOString();
+    expect(validateSendAt(limit, now)).toEqual({ ok: true, value: limit });
+    expect(refusalAt(new Date(now.getTime() + MAX_SCHEDULE_AHEAD_MS + 1).toISOString())).toEqual({
+      code: 'invalid_send_at',
+      param: 'send_at',
+      message: 'send_at must be at most 30 days ahead',
+    });
+  });
+
+  it('refuses now and the past', () => {
+    for (const past of ['2026-11-23T10:00:00Z', '2026-11-23T09:59:59.999Z', '2020-01-01T00:00:00Z']) {
+      expect(refusalAt(past)).toEqual({
+        code: 'invalid_send_at',
+        param: 'send_at',
+        message: 'send_at must be in the future',
+      });
+    }
+  });
+
+  it.each([
+    '2026-11-24',
+    '2026-11-24T10:00:00',
+    '2026-11-24 10:00:00Z',
+    '2026-11-24T10:00Z',
+    '1795000000',
+    'tomorrow',
+    '2026-02-30T10:00:00Z',
+    '2026-11-24T24:00:00Z',
+    '2026-11-24T10:00:60Z',
+    '2026-11-24T10:00:00+2:00',
+    '',
+  ])('refuses %j, which is not an RFC 3339 date-time with a zone', (value) => {
+    expect(refusalAt(value)).toMatchObject({ code: 'invalid_send_at', param: 'send_at' });
+  });
+
+  it('refuses a send_at that is not a string', () => {
+    expect(refusalAt(1795000000)).toMatchObject({ code: 'parameter_invalid', param: 'send_at' });
+  });
+
+  it('is checked after the other fields, and carried on the valid send', () => {
+    expect(validateSend(body({ to: 'x', send_at: 'x' }), [], now)).toMatchObject({
+      ok: false,
+      error: { param: 'to' },
+    });
+    expect(validateSend(body({ send_at: 'x' }), [], now)).toMatchObject({
+      ok: false,
+      error: { param: 'send_at' },
+    });
+    expect(validateSend(body({ send_at: '2026-11-24T10:00:00Z' }), [], now)).toMatchObject({
+      ok: true,
+      value: { to: '+233241234567', sendAt: '2026-11-24T10:00:00.000Z' },
+    });
+    expect(validateSend(body(), [], now)).toEqual(validateSendInput(body(), []));
   });
 });

@@ -15,6 +15,8 @@ export interface SendInput {
   readonly sender_id: unknown;
   readonly message: unknown;
   readonly type: unknown;
+  /** Optional: schedule the send (validateSendAt). */
+  readonly send_at?: unknown;
 }
 
 export interface ValidSend {
@@ -27,6 +29,8 @@ export interface ValidSend {
   readonly segments: number;
   /** Always equal to `segments` (API.md). */
   readonly credits: number;
+  /** When a scheduled send is due (ISO-8601 UTC); absent for a send queued at once. */
+  readonly sendAt?: string;
 }
 
 /** Present (not undefined or null) and a string, else `parameter_missing` / `parameter_invalid`. */
@@ -113,4 +117,65 @@ export function validateTypeField(value: unknown): Result<MessageType, DomainErr
     return err(invalid('invalid_type', 'type must be transactional or promotional', 'type'));
   }
   return ok(type.value);
+}
+
+/** How far ahead a send may be scheduled (API.md: at most 30 days). */
+export const MAX_SCHEDULE_AHEAD_MS = 30 * 24 * 60 * 60 * 1000;
+
+// RFC 3339 date-time: a full date, `T`, a full time with optional fraction, and a zone (Z or ±hh:mm).
+const RFC3339 = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d{1,9})?([Zz]|[+-](\d{2}):(\d{2}))$/;
+
+/** The instant an RFC 3339 date-time names (epoch ms), or null when it is not one or names no real time. */
+export function parseRfc3339(text: string): number | null {
+  const m = RFC3339.exec(text);
+  if (!m) return null;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number);
+  const [offsetHours, offsetMinutes] = [Number(m[9] ?? 0), Number(m[10] ?? 0)];
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return null;
+  const wallClock = Date.UTC(year, month - 1, day, hour, minute, second);
+  const check = new Date(wallClock);
+  // Date.UTC rolls 2026-02-30 over to March: a day or month out of range names no real date.
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+    return null;
+  const fraction = m[7] ? Math.floor(Number(`0${m[7]}`) * 1000) : 0;
+  const sign = m[8].startsWith('-') ? -1 : 1;
+  const offsetMs = m[9] === undefined ? 0 : sign * (offsetHours * 60 + offsetMinutes) * 60_000;
+  return wallClock + fraction - offsetMs;
+}
+
+/**
+ * `send_at` (API.md): absent (or null) for a send now; else an RFC 3339 date-time with its zone,
+ * strictly after `now` and at most 30 days ahead. Answers it as an ISO-8601 UTC string.
+ */
+export function validateSendAt(value: unknown, now: Date): Result<string | null, DomainError> {
+  if (value === undefined || value === null) return ok(null);
+  if (typeof value !== 'string')
+    return err(invalid('parameter_invalid', 'send_at must be a string', 'send_at'));
+  const at = parseRfc3339(value);
+  if (at === null) {
+    return err(
+      invalid(
+        'invalid_send_at',
+        'send_at must be an RFC 3339 date-time with a time zone, such as 2026-12-01T09:30:00Z',
+        'send_at',
+      ),
+    );
+  }
+  if (at <= now.getTime()) return err(invalid('invalid_send_at', 'send_at must be in the future', 'send_at'));
+  if (at > now.getTime() + MAX_SCHEDULE_AHEAD_MS)
+    return err(invalid('invalid_send_at', 'send_at must be at most 30 days ahead', 'send_at'));
+  return ok(new Date(at).toISOString());
+}
+
+/** A whole send body: validateSendInput's fields, then `send_at` against `now`. */
+export function validateSend(
+  input: SendInput,
+  routes: readonly Route[],
+  now: Date,
+): Result<ValidSend, DomainError> {
+  const valid = validateSendInput(input, routes);
+  if (!valid.ok || input.send_at === undefined) return valid; // the usual send: nothing more to check
+  const sendAt = validateSendAt(input.send_at, now);
+  if (!sendAt.ok) return sendAt;
+  return sendAt.value === null ? valid : ok({ ...valid.value, sendAt: sendAt.value });
 }

@@ -1,13 +1,15 @@
 import fc from 'fast-check';
 import type { SubmitResult } from '../ports/carrier.port';
-import { at, queuedData, receipt } from './message.test-support';
+import { at, queuedData, receipt, scheduledData } from './message.test-support';
 import {
+  cancel,
   evolve,
   expire,
   initialState,
   isTerminal,
   MessageState,
   queue,
+  queueDue,
   recordReceipt,
   recordSubmitResult,
   reject,
@@ -34,6 +36,11 @@ const submitResult: fc.Arbitrary<SubmitResult> = fc.oneof(
 const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: fc.constant<Step>((s) => queue(s, queuedData)), weight: 1 },
   { arbitrary: time.map<Step>((now) => (s) => reject(s, { reason: 'recovered', now })), weight: 1 },
+  { arbitrary: time.map<Step>((now) => (s) => queueDue(s, { now })), weight: 2 },
+  {
+    arbitrary: time.map<Step>((now) => (s) => cancel(s, { walletId: 'wal_1', environment: 'TEST', now })),
+    weight: 1,
+  },
   {
     // Streams recorded before dispatch leases have per-message claims (of QUEUED messages): they still fold.
     arbitrary: fc.tuple(dispatcher, time).map<Step>(
@@ -77,13 +84,18 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: time.map<Step>((now) => (s) => expire(s, now, 15_000)), weight: 1 },
 );
 
-/** Mostly a queued message to work on; sometimes an empty stream or a rejected one. */
+const { sendAt, ...scheduledFacts } = scheduledData;
+const start: readonly Step[] = [(s) => queue(s, queuedData), (s) => queue(s, scheduledFacts, sendAt)];
+
+/** Mostly a queued or scheduled message to work on; sometimes an empty stream or a rejected one. */
 const history = fc
   .tuple(fc.nat(9), fc.array(step, { maxLength: 40 }))
-  .map(([n, steps]) => (n === 0 ? steps : [(s: MessageState) => queue(s, queuedData), ...steps]));
+  .map(([n, steps]) => (n === 0 ? steps : [start[n % 2], ...steps]));
 
 const NEXT: Record<MessageState['status'], readonly MessageState['status'][]> = {
-  NONE: ['QUEUED', 'REJECTED'],
+  NONE: ['QUEUED', 'SCHEDULED', 'REJECTED'],
+  SCHEDULED: ['QUEUED', 'CANCELED', 'EXPIRED'],
+  CANCELED: [],
   QUEUED: ['SENT', 'FAILED', 'EXPIRED'],
   SENT: ['DELIVERED', 'FAILED', 'EXPIRED'],
   DELIVERED: [],

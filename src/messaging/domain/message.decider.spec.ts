@@ -11,10 +11,17 @@ import {
   queuedData,
   receipt,
   reported,
+  canceled,
+  due,
+  scheduled,
+  scheduledData,
+  SEND_AT_MS,
   sent,
   VALID_MS,
 } from './message.test-support';
 import {
+  cancel,
+  queueDue,
   readyToSubmit,
   expire,
   finishedBy,
@@ -324,6 +331,96 @@ describe('message decider', () => {
 
     it('ignores receipts for a message that does not exist', () => {
       expect(recordReceipt(given(), receipt(['c1']))).toEqual(ok([]));
+    });
+  });
+
+  describe('scheduled sends', () => {
+    const { sendAt, ...accepted } = scheduledData;
+    const owner = { walletId: 'wal_1', environment: 'TEST' as const };
+
+    it('starts an empty stream as SCHEDULED, its validity counting from send_at', () => {
+      expect(queue(given(), accepted, sendAt)).toEqual(ok([scheduled]));
+      expect(given(scheduled)).toMatchObject({
+        status: 'SCHEDULED',
+        sendAt: iso(SEND_AT_MS),
+        validUntil: iso(SEND_AT_MS + VALID_MS),
+        sequence: 1,
+      });
+    });
+
+    it('becomes QUEUED once due, and not before', () => {
+      expect(queueDue(given(scheduled), { now: at(SEND_AT_MS - 1) })).toEqual(refused('message_not_due'));
+      expect(queueDue(given(scheduled), { now: at(SEND_AT_MS) })).toEqual(ok([due()]));
+      expect(given(scheduled, due())).toMatchObject({
+        status: 'QUEUED',
+        sequence: 2,
+        updatedAt: iso(SEND_AT_MS),
+      });
+    });
+
+    it('is submitted only after it became QUEUED', () => {
+      const now = at(SEND_AT_MS + 1);
+      expect(readyToSubmit(given(scheduled), { dispatcherId: 'd1', now })).toEqual(
+        refused('message_not_queued'),
+      );
+      expect(readyToSubmit(given(scheduled, due()), { dispatcherId: 'd1', now }).ok).toBe(true);
+    });
+
+    it('records nothing to make due a message queued at once, already due or canceled', () => {
+      const now = at(SEND_AT_MS);
+      expect(queueDue(given(queued), { now })).toEqual(ok([]));
+      expect(queueDue(given(scheduled, due()), { now })).toEqual(ok([]));
+      expect(queueDue(given(scheduled, canceled()), { now })).toEqual(ok([]));
+      expect(queueDue(given(), { now })).toEqual(refused('resource_missing'));
+    });
+
+    it('cancels a SCHEDULED message once: CANCELED is terminal', () => {
+      expect(cancel(given(scheduled), { ...owner, now: at(30_000) })).toEqual(ok([canceled()]));
+      const state = given(scheduled, canceled());
+      expect(state).toMatchObject({ status: 'CANCELED', sequence: 2, updatedAt: iso(30_000) });
+      expect(isTerminal(state.status)).toBe(true);
+      expect(cancel(state, { ...owner, now: at(31_000) })).toEqual(refused('message_not_cancelable'));
+      expect(given(scheduled, canceled(), due())).toEqual(state);
+    });
+
+    it('refuses to cancel a message that is no longer SCHEDULED', () => {
+      for (const state of [given(queued), given(scheduled, due()), given(queued, sent())]) {
+        expect(cancel(state, { ...owner, now: at(SEND_AT_MS) })).toEqual(refused('message_not_cancelable'));
+      }
+    });
+
+    it("answers another wallet's, environment's or an unknown message as not found", () => {
+      const now = at(1);
+      expect(cancel(given(scheduled), { walletId: 'wal_2', environment: 'TEST', now })).toEqual(
+        refused('resource_missing'),
+      );
+      expect(cancel(given(scheduled), { walletId: 'wal_1', environment: 'LIVE', now })).toEqual(
+        refused('resource_missing'),
+      );
+      expect(cancel(given(), { ...owner, now })).toEqual(refused('resource_missing'));
+    });
+
+    it('loses to MessageDue recorded first, and MessageDue loses to a cancel recorded first', () => {
+      expect(given(scheduled, due(), canceled())).toMatchObject({ status: 'QUEUED' });
+      expect(given(scheduled, canceled(), due())).toMatchObject({ status: 'CANCELED' });
+    });
+
+    it('expires a SCHEDULED message nobody made due within its validity', () => {
+      const end = SEND_AT_MS + VALID_MS;
+      expect(expire(given(scheduled), at(end - 1))).toEqual(ok([]));
+      expect(expire(given(scheduled), at(end))).toEqual(
+        ok([
+          {
+            type: 'MessageExpired',
+            data: {
+              errorCode: null,
+              errorMessage: 'Not sent within the validity period',
+              carrierStatus: null,
+              at: iso(end),
+            },
+          },
+        ]),
+      );
     });
   });
 

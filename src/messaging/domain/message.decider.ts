@@ -9,15 +9,18 @@ import type {
   MessageOutcomeData,
   MessageQueuedData,
 } from './message.events';
+import { acceptedEvent } from './message.events';
 
-export type MessageStatus = 'QUEUED' | 'SENT' | FinalStatus;
+export type MessageStatus = 'SCHEDULED' | 'QUEUED' | 'SENT' | FinalStatus | 'CANCELED';
 
-/** A message that was queued: the queued facts plus what happened since. */
+/** A message that was accepted (queued or scheduled): the accepted facts plus what happened since. */
 export type Message = MessageQueuedData & {
   readonly status: MessageStatus;
+  /** When a scheduled message is due (MessageScheduled); null for one queued at once. */
+  readonly sendAt: string | null;
   /** Time of the latest status change; never moves backwards. */
   readonly updatedAt: string;
-  /** Counts the states the message went through: 1 when QUEUED (webhooks' `sequence`). */
+  /** Counts the states the message went through: 1 when QUEUED or SCHEDULED (webhooks' `sequence`). */
   readonly sequence: number;
   /** The dispatcher holding it while QUEUED; cleared by a deferral, SENT or a terminal state. */
   readonly claim: MessageClaimedData | null;
@@ -39,8 +42,12 @@ export type MessageState =
 
 export const initialState = (): MessageState => ({ status: 'NONE' });
 
-export const isTerminal = (status: MessageState['status']): status is FinalStatus | 'REJECTED' =>
-  status === 'DELIVERED' || status === 'FAILED' || status === 'EXPIRED' || status === 'REJECTED';
+export const isTerminal = (status: MessageState['status']): status is FinalStatus | 'CANCELED' | 'REJECTED' =>
+  status === 'DELIVERED' ||
+  status === 'FAILED' ||
+  status === 'EXPIRED' ||
+  status === 'CANCELED' ||
+  status === 'REJECTED';
 
 export const isMessage = (state: MessageState): state is Message =>
   state.status !== 'NONE' && state.status !== 'REJECTED';
@@ -60,23 +67,38 @@ function settle(m: Message, status: FinalStatus, data: MessageOutcomeData): Mess
   };
 }
 
+function accepted(data: MessageQueuedData, status: 'QUEUED' | 'SCHEDULED', sendAt: string | null): Message {
+  return {
+    ...data,
+    status,
+    sendAt,
+    updatedAt: data.createdAt,
+    sequence: 1,
+    claim: null,
+    retryAt: null,
+    deferrals: 0,
+    sentAt: null,
+    carrierMessageIds: [],
+    reports: [],
+    outcome: null,
+  };
+}
+
+/** A SCHEDULED message's next state: due (QUEUED) or CANCELED, whichever was recorded first. */
+const leaveSchedule = (m: Message, status: 'QUEUED' | 'CANCELED', at: string): Message => ({
+  ...m,
+  status,
+  updatedAt: later(m.updatedAt, at),
+  sequence: m.sequence + 1,
+});
+
 /** Folds one fact in. Never refuses; a terminal state absorbs everything after it. */
 export function evolve(state: MessageState, event: MessageEvent): MessageState {
   if (state.status === 'NONE') {
-    if (event.type === 'MessageQueued') {
-      return {
-        ...event.data,
-        status: 'QUEUED',
-        updatedAt: event.data.createdAt,
-        sequence: 1,
-        claim: null,
-        retryAt: null,
-        deferrals: 0,
-        sentAt: null,
-        carrierMessageIds: [],
-        reports: [],
-        outcome: null,
-      };
+    if (event.type === 'MessageQueued') return accepted(event.data, 'QUEUED', null);
+    if (event.type === 'MessageScheduled') {
+      const { sendAt, ...data } = event.data;
+      return accepted(data, 'SCHEDULED', sendAt);
     }
     if (event.type === 'MessageRejected') return { status: 'REJECTED', ...event.data };
     return state;
@@ -84,6 +106,10 @@ export function evolve(state: MessageState, event: MessageEvent): MessageState {
   if (!isMessage(state) || isTerminal(state.status)) return state;
   const m = state;
   switch (event.type) {
+    case 'MessageDue':
+      return m.status === 'SCHEDULED' ? leaveSchedule(m, 'QUEUED', event.data.at) : m;
+    case 'MessageCanceled':
+      return m.status === 'SCHEDULED' ? leaveSchedule(m, 'CANCELED', event.data.at) : m;
     case 'MessageClaimed':
       return { ...m, claim: event.data };
     case 'MessageSubmitDeferred':
@@ -119,12 +145,50 @@ type Decision = Result<MessageEvent[], DomainError>;
 const conflict = (code: string, message: string) => new DomainError('conflict', code, message);
 const plus = (now: Date, ms: number) => new Date(now.getTime() + ms).toISOString();
 
-/** Starts the stream. Idempotent: an already queued message records nothing again. */
-export function queue(state: MessageState, cmd: MessageQueuedData): Decision {
-  if (state.status === 'NONE') return ok([{ type: 'MessageQueued', data: cmd }]);
+/**
+ * Starts the stream: queued at once, or scheduled for `sendAt`. Idempotent: an already accepted
+ * message records nothing again.
+ */
+export function queue(state: MessageState, cmd: MessageQueuedData, sendAt: string | null = null): Decision {
+  if (state.status === 'NONE') return ok([acceptedEvent(cmd, sendAt)]);
   if (state.status === 'REJECTED')
     return err(conflict('message_rejected', 'The message was rejected and cannot be queued'));
   return ok([]);
+}
+
+/**
+ * A scheduled message whose time has come becomes QUEUED (MessageDue), recorded before any
+ * submission: against a cancel at the same instant, the append at the stream's revision decides
+ * which one happened, and the other finds the message no longer SCHEDULED. A message not
+ * SCHEDULED (queued at once, already due, canceled, ended) records nothing.
+ */
+export function queueDue(state: MessageState, cmd: { now: Date }): Decision {
+  if (!isMessage(state)) return err(notFound('message'));
+  if (state.status !== 'SCHEDULED' || state.sendAt === null) return ok([]);
+  if (cmd.now.getTime() < Date.parse(state.sendAt))
+    return err(conflict('message_not_due', `The message is scheduled for ${state.sendAt}`));
+  return ok([{ type: 'MessageDue', data: { at: cmd.now.toISOString() } }]);
+}
+
+/**
+ * The merchant's cancel: only a SCHEDULED message of the caller's wallet and environment (any
+ * other is answered as unknown), and only once; the settlement process releases its credits.
+ */
+export function cancel(
+  state: MessageState,
+  cmd: { walletId: string; environment: Message['environment']; now: Date },
+): Decision {
+  const theirs = isMessage(state) && state.walletId === cmd.walletId && state.environment === cmd.environment;
+  if (!theirs || cmd.walletId === '') return err(notFound('message', 'id'));
+  if (state.status !== 'SCHEDULED') {
+    return err(
+      conflict(
+        'message_not_cancelable',
+        `The message is ${state.status}; only a SCHEDULED message can be canceled`,
+      ),
+    );
+  }
+  return ok([{ type: 'MessageCanceled', data: { at: cmd.now.toISOString() } }]);
 }
 
 /** Records that a message was never accepted; only on an empty stream, and then nothing follows. */
@@ -262,12 +326,13 @@ export function expire(state: MessageState, now: Date, inFlightMs = 0): Decision
   if (!isMessage(state) || isTerminal(state.status)) return ok([]);
   const t = now.getTime();
   if (t < Date.parse(state.validUntil)) return ok([]);
-  if (state.status === 'QUEUED' && t < Date.parse(state.validUntil) + inFlightMs) return ok([]);
+  // A scheduled message not made due in time (no dispatcher ran) ends like a queued one.
+  const unsent = state.status === 'QUEUED' || state.status === 'SCHEDULED';
+  if (unsent && t < Date.parse(state.validUntil) + inFlightMs) return ok([]);
   if (state.status === 'QUEUED' && state.claim && t < Date.parse(state.claim.leaseUntil)) return ok([]);
-  const errorMessage =
-    state.status === 'QUEUED'
-      ? 'Not sent within the validity period'
-      : 'No delivery report within the validity period';
+  const errorMessage = unsent
+    ? 'Not sent within the validity period'
+    : 'No delivery report within the validity period';
   return ok([
     {
       type: 'MessageExpired',

@@ -27,6 +27,18 @@ export type MessageQueuedData = {
   readonly batchId?: string;
 };
 
+/**
+ * Accepted for later (`send_at`): the queued facts with the time it is due. Its credits are
+ * reserved with it, as for MessageQueued; its validity counts from `sendAt`.
+ */
+export type MessageScheduledData = MessageQueuedData & { readonly sendAt: string };
+
+/** A scheduled message's time came: it is QUEUED for the dispatcher from here on. */
+export type MessageDueData = { readonly at: string };
+
+/** The merchant canceled a scheduled message before it was due: its credits go back. Nothing follows it. */
+export type MessageCanceledData = { readonly at: string };
+
 /** A dispatcher holds the message until `leaseUntil`, so two processes never submit it twice. */
 export type MessageClaimedData = { readonly dispatcherId: string; readonly leaseUntil: string };
 
@@ -64,6 +76,9 @@ export type MessageRejectedData = { readonly reason: string; readonly at: string
 
 export type MessageEvent =
   | { readonly type: 'MessageQueued'; readonly data: MessageQueuedData }
+  | { readonly type: 'MessageScheduled'; readonly data: MessageScheduledData }
+  | { readonly type: 'MessageDue'; readonly data: MessageDueData }
+  | { readonly type: 'MessageCanceled'; readonly data: MessageCanceledData }
   | { readonly type: 'MessageClaimed'; readonly data: MessageClaimedData }
   | { readonly type: 'MessageSent'; readonly data: MessageSentData }
   | { readonly type: 'MessageSubmitDeferred'; readonly data: MessageSubmitDeferredData }
@@ -77,6 +92,9 @@ export type MessageEventType = MessageEvent['type'];
 
 export const MESSAGE_EVENT_TYPES: readonly MessageEventType[] = [
   'MessageQueued',
+  'MessageScheduled',
+  'MessageDue',
+  'MessageCanceled',
   'MessageClaimed',
   'MessageSent',
   'MessageSubmitDeferred',
@@ -86,3 +104,20 @@ export const MESSAGE_EVENT_TYPES: readonly MessageEventType[] = [
   'MessageExpired',
   'MessageRejected',
 ];
+
+/** The events that start a message's stream when a send accepts it (its credits reserved with it). */
+export const ACCEPTED_EVENT_TYPES: readonly MessageEventType[] = ['MessageQueued', 'MessageScheduled'];
+
+export const isAcceptedEventType = (type: string): type is 'MessageQueued' | 'MessageScheduled' =>
+  type === 'MessageQueued' || type === 'MessageScheduled';
+
+/**
+ * The event a send starts the message's stream with: MessageQueued for now, MessageScheduled
+ * when it is due later (`sendAt`, already validated by validateSendAt).
+ */
+export function acceptedEvent(
+  data: MessageQueuedData,
+  sendAt: string | null | undefined,
+): Extract<MessageEvent, { type: 'MessageQueued' | 'MessageScheduled' }> {
+  return sendAt ? { type: 'MessageScheduled', data: { ...data, sendAt } } : { type: 'MessageQueued', data };
+}

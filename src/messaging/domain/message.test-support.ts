@@ -2,7 +2,7 @@
 import { fold } from '../../shared/decider';
 import type { FinalStatus } from '../ports/carrier.port';
 import { messageDecider, MessageState, ReceiptInput } from './message.decider';
-import type { MessageEvent, MessageQueuedData } from './message.events';
+import type { MessageEvent, MessageQueuedData, MessageScheduledData } from './message.events';
 
 export const T0 = new Date('2026-01-01T00:00:00.000Z');
 export const at = (ms: number) => new Date(T0.getTime() + ms);
@@ -30,6 +30,20 @@ export const queuedData: MessageQueuedData = {
 };
 
 export const queued: MessageEvent = { type: 'MessageQueued', data: queuedData };
+
+/** Due one minute after T0; its TEST validity counts from then. */
+export const SEND_AT_MS = MINUTE;
+export const scheduledData: MessageScheduledData = {
+  ...queuedData,
+  validUntil: iso(SEND_AT_MS + VALID_MS),
+  sendAt: iso(SEND_AT_MS),
+};
+export const scheduled: MessageEvent = { type: 'MessageScheduled', data: scheduledData };
+export const due = (atMs = SEND_AT_MS): MessageEvent => ({ type: 'MessageDue', data: { at: iso(atMs) } });
+export const canceled = (atMs = 30_000): MessageEvent => ({
+  type: 'MessageCanceled',
+  data: { at: iso(atMs) },
+});
 export const claimed = (dispatcherId = 'd1', leaseUntilMs = 30_000): MessageEvent => ({
   type: 'MessageClaimed',
   data: { dispatcherId, leaseUntil: iso(leaseUntilMs) },

@@ -3,6 +3,7 @@ import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, IsString } 
 import { MAX_BATCH_MESSAGES } from '../domain/batch-input';
 import { ErrorResponse } from '../../shared/http/api-errors.decorator';
 import { MessageResponse, SendMessageDto } from './message.dto';
+import { SendAtField } from './send-at.decorator';
 
 /** API.md: a batch body may be up to 2 MiB (1,000 items of up to 10 segments); others keep 16 KiB. */
 export const BATCH_BODY_LIMIT_BYTES = 2 * 1024 * 1024;
@@ -38,6 +39,10 @@ export class SendBatchDto extends PickType(SendMessageDto, ['sender_id', 'type']
   @IsString({ message: 'message must be a string' })
   message?: string;
 
+  /** Every item of the batch is scheduled for this time (or sent now without it). */
+  @SendAtField()
+  send_at?: string;
+
   @ApiProperty({ type: [BatchItemDto], minItems: 1, maxItems: MAX_BATCH_MESSAGES })
   @IsDefined({ message: 'messages is required', context: { code: 'parameter_missing' } })
   @IsArray({ message: 'messages must be a list of { to, message } items' })
@@ -51,7 +56,7 @@ export class BatchResponse {
   @ApiProperty({ example: 'bat_…' }) id!: string;
   @ApiProperty({
     description:
-      'One slot per item, in order: the message object (status QUEUED), or { "error": { … } } in the error shape with param such as messages[3].to',
+      'One slot per item, in order: the message object (status QUEUED, or SCHEDULED with a send_at), or { "error": { … } } in the error shape with param such as messages[3].to',
     type: 'array',
     items: {
       oneOf: [

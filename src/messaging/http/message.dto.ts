@@ -3,6 +3,7 @@ import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageLimit } from '../../shared/http/pagination';
 import { RequiredString } from '../../shared/http/required-string.decorator';
 import { MESSAGE_TYPES, MessageType } from '../domain/message-input';
+import { SendAtField } from './send-at.decorator';
 
 /**
  * A send body (POST /v1/messages, /v1/messages/quote, /v1/sandbox/messages) on the wire: each
@@ -35,7 +36,13 @@ export class SendMessageDto {
     context: { code: 'invalid_type' },
   })
   type!: MessageType;
+
+  @SendAtField()
+  send_at?: string;
 }
+
+/** API.md's statuses: SCHEDULED → QUEUED → SENT → DELIVERED | FAILED | EXPIRED, and SCHEDULED → CANCELED. */
+const MESSAGE_STATUSES = ['SCHEDULED', 'QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'EXPIRED', 'CANCELED'];
 
 /** `GET /v1/messages` query. */
 export class ListMessagesQuery {
@@ -69,7 +76,7 @@ export class DeliveryReportResponse {
 export class MessageResponse {
   @ApiProperty({ example: 'msg_…' }) id!: string;
   @ApiProperty({ example: 'message' }) object!: string;
-  @ApiProperty({ enum: ['QUEUED', 'SENT', 'DELIVERED', 'FAILED', 'EXPIRED'] }) status!: string;
+  @ApiProperty({ enum: MESSAGE_STATUSES }) status!: string;
   @ApiProperty({ enum: ['TEST', 'LIVE'] }) environment!: string;
   @ApiProperty() to!: string;
   @ApiProperty() sender_id!: string;
@@ -81,6 +88,12 @@ export class MessageResponse {
   @ApiProperty() credits!: number;
   @ApiProperty() created_at!: string;
   @ApiProperty() updated_at!: string;
+  @ApiProperty({
+    nullable: true,
+    type: String,
+    description: 'When a scheduled send is (or was) due; null otherwise',
+  })
+  send_at!: string | null;
   @ApiPropertyOptional({ type: DeliveryReportResponse, nullable: true }) dlr!: DeliveryReportResponse | null;
 }
 

@@ -4,6 +4,7 @@ import { ApiBearerAuth, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '
 import type { FastifyReply } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
+import { CancelMessage } from '../application/commands/cancel-message.command';
 import { SendMessage } from '../application/commands/send-message.command';
 import { MessageById } from '../application/queries/message-by-id.query';
 import { MessageQuote } from '../application/queries/message-quote.query';
@@ -35,6 +36,7 @@ const SEND_REFUSALS = [
   'invalid_message',
   'message_too_long',
   'invalid_type',
+  'invalid_send_at',
   'carrier_unavailable',
 ];
 
@@ -52,7 +54,7 @@ export class MessagesHttpController {
   @HttpCode(200)
   @ApiOperation({
     summary:
-      'Send one SMS: reserves its credits and queues it (status QUEUED); the outcome comes later in dlr',
+      'Send one SMS: reserves its credits and queues it (status QUEUED), or with send_at schedules it (status SCHEDULED); the outcome comes later in dlr',
   })
   @ApiHeader({
     name: 'Idempotency-Key',
@@ -92,6 +94,18 @@ export class MessagesHttpController {
   @ApiErrors({ 400: SEND_REFUSALS }, { body: true })
   quote(@CurrentPrincipal() principal: Principal, @Body() body: SendMessageDto) {
     return this.queries.execute(new MessageQuote(walletContext(principal), body));
+  }
+
+  @Post(':id/cancel')
+  @HttpCode(200)
+  @ApiOperation({
+    summary:
+      'Cancel a SCHEDULED message before its send_at: it becomes CANCELED and its credits are released',
+  })
+  @ApiOkResponse({ type: MessageResponse })
+  @ApiErrors({ 404: ['resource_missing'], 409: ['message_not_cancelable'] })
+  cancel(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
+    return this.commands.execute(new CancelMessage(id, scopeOf(principal)));
   }
 
   @Get()

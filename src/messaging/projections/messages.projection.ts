@@ -1,7 +1,12 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { MessageStatus } from '../domain/message.decider';
-import type { MessageEvent, MessageOutcomeData, MessageQueuedData } from '../domain/message.events';
+import type {
+  MessageEvent,
+  MessageOutcomeData,
+  MessageQueuedData,
+  MessageScheduledData,
+} from '../domain/message.events';
 import { MESSAGE_EVENT_TYPES } from '../domain/message.events';
 import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
 
@@ -53,6 +58,8 @@ export interface MessageDoc {
   readonly updatedAt: string;
   readonly validUntil: string;
   readonly sentAt: string | null;
+  /** When a scheduled message is due; absent for one queued at once (and on documents from before). */
+  readonly sendAt?: string;
   readonly carrierMessageIds: readonly string[];
   readonly dlr: DlrView | null;
   /** Listing order within the wallet: createdAt then log position, so ties never flip. */
@@ -76,6 +83,8 @@ export interface ApiMessage {
   readonly credits: number;
   readonly created_at: string;
   readonly updated_at: string;
+  /** When a scheduled send is (or was) due; null for a send queued at once. */
+  readonly send_at: string | null;
   readonly dlr: DlrView | null;
 }
 
@@ -95,6 +104,7 @@ export function toApiMessage(doc: MessageDoc): ApiMessage {
     credits: doc.credits,
     created_at: doc.createdAt,
     updated_at: doc.updatedAt,
+    send_at: doc.sendAt ?? null,
     dlr: doc.dlr,
   };
 }
@@ -105,8 +115,16 @@ export function sortKey(createdAt: string, position: bigint): string {
   return `${createdAt}|${position.toString().padStart(20, '0')}`;
 }
 
-/** The document a freshly queued message has (also what POST answers, before any read). */
-export function queuedDoc(data: MessageQueuedData, sort: string, revision: bigint): MessageDoc {
+/**
+ * The document a freshly accepted message has (also what POST answers, before any read): QUEUED,
+ * or SCHEDULED when it has a `sendAt`.
+ */
+export function queuedDoc(
+  data: MessageQueuedData | MessageScheduledData,
+  sort: string,
+  revision: bigint,
+): MessageDoc {
+  const sendAt = 'sendAt' in data ? data.sendAt : undefined;
   return {
     id: data.messageId,
     walletId: data.walletId,
@@ -121,7 +139,8 @@ export function queuedDoc(data: MessageQueuedData, sort: string, revision: bigin
     encoding: data.encoding,
     segments: data.segments,
     credits: data.credits,
-    status: 'QUEUED',
+    status: sendAt ? 'SCHEDULED' : 'QUEUED',
+    ...(sendAt ? { sendAt } : {}),
     createdAt: data.createdAt,
     updatedAt: data.createdAt,
     validUntil: data.validUntil,
@@ -135,7 +154,7 @@ export function queuedDoc(data: MessageQueuedData, sort: string, revision: bigin
 
 const later = (a: string, b: string) => (Date.parse(b) > Date.parse(a) ? b : a);
 const isFinal = (status: MessageStatus) =>
-  status === 'DELIVERED' || status === 'FAILED' || status === 'EXPIRED';
+  status === 'DELIVERED' || status === 'FAILED' || status === 'EXPIRED' || status === 'CANCELED';
 
 function settle(doc: MessageDoc, status: FinalStatus, data: MessageOutcomeData): MessageDoc {
   return {
@@ -170,7 +189,7 @@ export const messagesProjection: Projection = {
     const messageId = recorded.streamId.slice('message-'.length);
     const current = await view.get<MessageDoc>(MESSAGES, messageId);
     if (current && BigInt(current.revision) >= recorded.revision) return;
-    if (event.type === 'MessageQueued') {
+    if (event.type === 'MessageQueued' || event.type === 'MessageScheduled') {
       if (current) return;
       const doc = queuedDoc(event.data, sortKey(event.data.createdAt, recorded.position), recorded.revision);
       view.put(MESSAGES, messageId, doc, listing(doc));
@@ -195,6 +214,14 @@ export const messagesProjection: Projection = {
     if (!current || isFinal(current.status)) return;
     let next: MessageDoc = { ...current, revision: recorded.revision.toString() };
     switch (event.type) {
+      case 'MessageDue':
+        if (current.status === 'SCHEDULED')
+          next = { ...next, status: 'QUEUED', updatedAt: later(current.updatedAt, event.data.at) };
+        break;
+      case 'MessageCanceled':
+        if (current.status === 'SCHEDULED')
+          next = { ...next, status: 'CANCELED', updatedAt: later(current.updatedAt, event.data.at) };
+        break;
       case 'MessageSent':
         next = {
           ...next,

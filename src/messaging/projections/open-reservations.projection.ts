@@ -25,7 +25,13 @@ export const unqueuedReservationsProjection: Projection = {
   // Not ReservationCaptured: only a delivered message is captured, and it was queued long before.
   filter: {
     streamPrefixes: ['wallet-', 'message-'],
-    eventTypes: ['CreditsReserved', 'ReservationReleased', 'MessageQueued', 'MessageRejected'],
+    eventTypes: [
+      'CreditsReserved',
+      'ReservationReleased',
+      'MessageQueued',
+      'MessageScheduled',
+      'MessageRejected',
+    ],
   },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     const type = recorded.type;
@@ -50,7 +56,7 @@ export const unqueuedReservationsProjection: Projection = {
     }
     if (type === 'MessageRejected') return; // the reaper releases it next; keep it listed until then
     const messageId =
-      type === 'MessageQueued'
+      type === 'MessageQueued' || type === 'MessageScheduled'
         ? recorded.streamId.slice('message-'.length)
         : (recorded.data as { messageId: string }).messageId;
     view.delete(UNQUEUED_RESERVATIONS, messageId);

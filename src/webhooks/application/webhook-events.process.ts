@@ -7,7 +7,7 @@ import {
 } from '../../billing/projections/checkouts.projection';
 import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
-import type { MessageEvent } from '../../messaging/domain/message.events';
+import { isAcceptedEventType, type MessageEvent } from '../../messaging/domain/message.events';
 import {
   MESSAGES,
   MessageDoc,
@@ -39,6 +39,8 @@ interface PmWallet {
 }
 
 const MESSAGE_TYPES: Record<string, WebhookEventType> = {
+  MessageScheduled: 'message.scheduled',
+  MessageCanceled: 'message.canceled',
   MessageSent: 'message.sent',
   MessageDelivered: 'message.delivered',
   MessageFailed: 'message.failed',
@@ -155,9 +157,13 @@ async function messageEvent(history: readonly RecordedEvent[], recorded: Recorde
   const domain = history as unknown as MessageEvent[];
   const before = fold(messageDecider, domain.slice(0, -1));
   const after = messageDecider.evolve(before, domain[domain.length - 1]);
-  // Only a real state change is an event; sandbox messages have no wallet.
-  if (!isMessage(after) || !isMessage(before) || after.sequence === before.sequence || !after.walletId)
-    return null;
+  // Only a real state change is an event (a message's first state only when it is SCHEDULED:
+  // QUEUED has no webhook event); sandbox messages have no wallet.
+  if (!isMessage(after) || !after.walletId) return null;
+  const changed = isMessage(before)
+    ? after.sequence !== before.sequence
+    : recorded.type === 'MessageScheduled';
+  if (!changed) return null;
   const view = new MemoryView();
   for (const event of history) await messagesProjection.apply(event, view);
   const doc = await view.get<MessageDoc>(MESSAGES, after.messageId);
@@ -209,7 +215,7 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
 }
 
 /**
- * Each message's wallet, noted from its MessageQueued as it goes by; read from the stream's first
+ * Each message's wallet, noted from its MessageQueued (or MessageScheduled) as it goes by; read from the stream's first
  * event for a message this process has not seen (after a restart, or pushed out by newer ones).
  */
 class MessageWallets {
@@ -223,7 +229,7 @@ class MessageWallets {
   }
 
   async of(recorded: RecordedEvent): Promise<string | null> {
-    if (recorded.type === 'MessageQueued') {
+    if (isAcceptedEventType(recorded.type)) {
       const walletId = (recorded.data as { walletId?: string }).walletId || null;
       this.known.set(recorded.streamId, walletId);
       return walletId;
@@ -231,7 +237,9 @@ class MessageWallets {
     if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
     const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
     const walletId =
-      first?.type === 'MessageQueued' ? (first.data as { walletId?: string }).walletId || null : null;
+      first && isAcceptedEventType(first.type)
+        ? (first.data as { walletId?: string }).walletId || null
+        : null;
     this.known.set(recorded.streamId, walletId);
     return walletId;
   }

@@ -2,6 +2,8 @@ import type { DomainEvent } from '../../shared/decider';
 
 /** The event types a webhook endpoint can subscribe to (API.md, Webhooks). */
 export const WEBHOOK_EVENT_TYPES = [
+  'message.scheduled',
+  'message.canceled',
   'message.sent',
   'message.delivered',
   'message.failed',
