@@ -272,6 +272,26 @@ describeBrowser('web console in a browser', () => {
     await shot('batch');
   });
 
+  it('schedules a message for later and cancels it from its page, with its credit back', async () => {
+    await page.goto(url('/console/send'));
+    const before = await smsLeft();
+    await page.getByLabel('To', { exact: true }).fill('+233200000001');
+    await page.getByLabel('Sender ID').fill('MyShop');
+    await page.getByLabel('Message', { exact: true }).fill('Your appointment is tomorrow at nine');
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 11) + '09:00';
+    await page.getByLabel('Send at (optional)').fill(tomorrow);
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/console\/messages\/msg_/);
+    expect(await page.locator('#message-status').textContent()).toBe('SCHEDULED');
+    expect(await page.locator('#send-at').textContent()).toContain(`${tomorrow.replace('T', ' ')} GMT`);
+    await shot('scheduled');
+    await page.getByRole('button', { name: 'Cancel this message' }).click();
+    await waitForText(page, '#message-status', 'CANCELED');
+    expect(await page.locator('#cancel-message').count()).toBe(0);
+    await page.goto(url('/console'));
+    expect(await smsLeft()).toBe(before);
+  });
+
   it('revokes the key, and the API refuses it', async () => {
     await page.goto(url('/console/keys'));
     await page

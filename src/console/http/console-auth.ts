@@ -81,11 +81,14 @@ export class SignedInGuard implements CanActivate {
 export function signedIn(request: ConsoleRequest) {
   if (!request.consoleSession || !request.consoleAccount) throw new ConsoleRedirect('/console/signin');
   const environment = request.consoleSession.environment;
+  const walletId = request.consoleAccount.wallets[environment];
   return {
     session: request.consoleSession,
     account: request.consoleAccount,
     environment,
-    walletId: request.consoleAccount.wallets[environment],
+    walletId,
+    /** Who a send from this page is: the session's wallet, as an API key of it would be. */
+    sender: { mode: 'wallet', walletId, accountId: request.consoleAccount.id, environment } as const,
   };
 }
 

@@ -14,6 +14,7 @@ import { parseRecipientsCsv, RecipientsFile } from './recipients-csv';
 import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
 import { SendManyConfirmForm, SendManyUploadForm } from './console-forms.dto';
 import {
+  ALREADY_SENT_CODES,
   ConsolePageError,
   ConsoleRequest,
   field,
@@ -23,15 +24,12 @@ import {
   renderPage,
 } from './console-http';
 import { MAX_UPLOAD_BYTES, UPLOAD_PROBLEM_FIELD } from './multipart-form';
+import { awaitingOutcome, FINAL_MESSAGE_STATUSES, REFRESH_SECONDS, sendAtFromForm } from './outcome-refresh';
 
 /** The prefix of the Idempotency-Key a "Send to many" form carries (its one-time token follows). */
 const CONSOLE_BATCH_KEY = 'console-batch-';
-const ALREADY_SENT = new Set(['idempotency_key_reused', 'idempotency_request_in_progress']);
 /** What the send page shows of a refusal of the whole batch (a 400 or 402), next to the form. */
 const SHOWN_KINDS = ['invalid_request', 'insufficient_credit', 'unprocessable'];
-/** Messages in a final state: a batch page stops refreshing once all of its messages are. */
-const FINAL_STATUSES = new Set(['DELIVERED', 'FAILED', 'EXPIRED', 'CANCELED']);
-const REFRESH_SECONDS = 2;
 
 const UPLOAD_PROBLEMS: Record<string, string> = {
   too_large: `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. One batch takes up to 1,000 rows: split it into several files.`,
@@ -43,6 +41,8 @@ interface UploadedBatch {
   readonly sender_id: string;
   readonly type: string;
   readonly message: string;
+  /** The "Send at" field as typed (Ghana time); empty to send now. */
+  readonly send_at: string;
 }
 
 /**
@@ -94,8 +94,7 @@ export class ConsoleCampaignsController {
     const upload = uploadedBatch(body, 'csv');
     const file = parseRecipientsCsv(upload.csv);
     if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused }, 400);
-    const { walletId, environment, account } = signedIn(request);
-    const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+    const { sender } = signedIn(request);
     let batchId: string;
     try {
       const sent = await this.commands.execute(
@@ -103,7 +102,7 @@ export class ConsoleCampaignsController {
       );
       batchId = sent.batch.id;
     } catch (error) {
-      if (error instanceof DomainError && ALREADY_SENT.has(error.code)) throw alreadySentPage();
+      if (error instanceof DomainError && ALREADY_SENT_CODES.has(error.code)) throw alreadySentPage();
       if (!(error instanceof DomainError) || !SHOWN_KINDS.includes(error.kind)) throw error;
       return this.renderPreview(
         request,
@@ -122,8 +121,7 @@ export class ConsoleCampaignsController {
     @Res() reply: FastifyReply,
     @Param('id') id: string,
   ): Promise<void> {
-    const { walletId, environment, account } = signedIn(request);
-    const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+    const { sender } = signedIn(request);
     let batch;
     try {
       batch = await this.queries.execute(new BatchById(id, sender));
@@ -139,8 +137,8 @@ export class ConsoleCampaignsController {
     );
     const counts = new Map<string, number>();
     for (const m of messages) counts.set(m.status, (counts.get(m.status) ?? 0) + 1);
-    const settled = messages.filter((m) => FINAL_STATUSES.has(m.status)).length;
-    const done = settled === messages.length;
+    const settled = messages.filter((m) => FINAL_MESSAGE_STATUSES.has(m.status)).length;
+    const done = !awaitingOutcome(messages, Date.now());
     await this.render(request, reply, 'batch', {
       title: `Batch ${batch.id}`,
       nav: 'send-many',
@@ -169,7 +167,8 @@ export class ConsoleCampaignsController {
         title: 'Send to many',
         nav: 'send-many',
         smsLeft: await this.smsLeft(walletId),
-        input: extra.upload ?? { sender_id: '', type: 'transactional', message: '' },
+        input: extra.upload ?? { sender_id: '', type: 'transactional', message: '', send_at: '' },
+        sendAtValue: extra.upload?.send_at ?? '',
         error: extra.error ?? null,
         errorParam: extra.errorParam ?? null,
       },
@@ -186,8 +185,7 @@ export class ConsoleCampaignsController {
   ): Promise<void> {
     const file = parseRecipientsCsv(upload.csv);
     if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused }, 400);
-    const { walletId, environment, account } = signedIn(request);
-    const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
+    const { sender } = signedIn(request);
     let quote: BatchQuoteView;
     try {
       quote = await this.queries.execute(new BatchQuote(sender, batchInput(upload, file)));
@@ -217,6 +215,7 @@ export class ConsoleCampaignsController {
         rows,
         problems: file.problems,
         quote,
+        sendAt: sendAtFromForm(upload.send_at) ?? null,
         sendError,
       },
       status,
@@ -245,15 +244,18 @@ function uploadedBatch(body: unknown, fileField: 'file' | 'csv'): UploadedBatch 
     sender_id: field(body, 'sender_id'),
     type: field(body, 'type') || 'transactional',
     message: rawField(body, 'message'),
+    send_at: field(body, 'send_at'),
   };
 }
 
 /** The batch body the file makes: rows without a message of their own take the common one. */
 function batchInput(upload: UploadedBatch, file: RecipientsFile): BatchInput {
+  const sendAt = sendAtFromForm(upload.send_at);
   return {
     sender_id: upload.sender_id,
     type: upload.type,
     ...(upload.message === '' ? {} : { message: upload.message }),
+    ...(sendAt === undefined ? {} : { send_at: sendAt }),
     messages: file.rows.map((row) =>
       row.message === undefined ? { to: row.to } : { to: row.to, message: row.message },
     ),

@@ -55,6 +55,12 @@ export class SendForm {
   @Field(SHORT) sender_id?: string;
   @Field(MESSAGE) message?: string;
   @Field(SHORT) type?: string;
+  @Field(SHORT) send_at?: string;
+}
+
+/** A form whose only field is its one-time token (a button that acts, such as Cancel). */
+export class OnceForm {
+  @Field(ONCE) _once?: string;
 }
 
 /** A "Send to many" file: up to one batch body (API.md, 2 MiB). */
@@ -62,6 +68,7 @@ const FILE = 2 * 1024 * 1024;
 
 export class SendManyUploadForm {
   @Field(FILE) file?: string;
+  @Field(SHORT) send_at?: string;
   @Field(SHORT) sender_id?: string;
   @Field(MESSAGE) message?: string;
   @Field(SHORT) type?: string;
@@ -73,6 +80,7 @@ export class SendManyUploadForm {
 export class SendManyConfirmForm {
   @Field(ONCE) _once?: string;
   @Field(FILE) csv?: string;
+  @Field(SHORT) send_at?: string;
   @Field(SHORT) sender_id?: string;
   @Field(MESSAGE) message?: string;
   @Field(SHORT) type?: string;

@@ -3,6 +3,7 @@ import '@fastify/view';
 import type { AccountView } from '../../accounts/projections/accounts.projection';
 import { CookieOptions, readCookie, setCookie } from './cookies';
 import type { ConsoleSession } from '../application/console-sessions.service';
+import { sendAtFromForm } from './outcome-refresh';
 import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
 import { randomToken } from '../../shared/ids';
 
@@ -163,15 +164,26 @@ export function field(body: unknown, name: string): string {
   return rawField(body, name).trim();
 }
 
-/** The send form's fields as the send path takes them (console send and the try-out). */
+/**
+ * The send form's fields as the send path takes them (console send and the try-out), with its
+ * "Send at" (Ghana time) as `send_at` when one is given.
+ */
 export function sendFormInput(
   body: unknown,
   type: string,
-): { to: string; sender_id: string; message: string; type: string } {
+): { to: string; sender_id: string; message: string; type: string; send_at?: string } {
+  const sendAt = sendAtFromForm(field(body, 'send_at'));
   return {
     to: field(body, 'to'),
     sender_id: field(body, 'sender_id'),
     message: rawField(body, 'message'),
     type,
+    ...(sendAt === undefined ? {} : { send_at: sendAt }),
   };
 }
+
+/** A send form's one-time token again: changed, or while the first is still on its way (its Idempotency-Key). */
+export const ALREADY_SENT_CODES: ReadonlySet<string> = new Set([
+  'idempotency_key_reused',
+  'idempotency_request_in_progress',
+]);

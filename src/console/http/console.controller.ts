@@ -8,6 +8,7 @@ import { ApiKeys } from '../../accounts/application/queries/api-keys.query';
 import { StartCheckout } from '../../billing/application/commands/start-checkout.command';
 import { CheckoutById } from '../../billing/application/queries/checkout-by-id.query';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { CancelMessage } from '../../messaging/application/commands/cancel-message.command';
 import { SendMessage } from '../../messaging/application/commands/send-message.command';
 import { MessageById } from '../../messaging/application/queries/message-by-id.query';
 import { MessagesPage } from '../../messaging/application/queries/messages-page.query';
@@ -26,9 +27,11 @@ import {
   HistoryPageQuery,
   MessagesPageQuery,
   MintKeyForm,
+  OnceForm,
   SendForm,
 } from './console-forms.dto';
 import {
+  ALREADY_SENT_CODES,
   ConsolePageError,
   ConsoleRequest,
   field,
@@ -38,20 +41,16 @@ import {
   sendFormInput,
 } from './console-http';
 import { FormReplays } from './form-replays';
+import { awaitingOutcome, formSendAt, REFRESH_SECONDS } from './outcome-refresh';
 import { OneTimeFlash } from './one-time-flash';
 
 const MINTED_KEY_SLOT = 'minted-key';
 const HISTORY_PAGE_SIZE = 50;
 const MESSAGES_PAGE_SIZE = 20;
-const FINAL_STATUSES = new Set(['DELIVERED', 'FAILED', 'EXPIRED', 'CANCELED']);
 const FINAL_CHECKOUT = new Set(['succeeded', 'failed', 'expired']);
-/** While an outcome is not final, its page reloads itself this often (a meta refresh: works without JavaScript). */
-export const REFRESH_SECONDS = 2;
 
 /** The prefix of the Idempotency-Key a console send form carries (its one-time token follows). */
 const CONSOLE_SEND_KEY = 'console-send-';
-/** The same send form again, changed or while the first is still on its way. */
-const ALREADY_SENT = new Set(['idempotency_key_reused', 'idempotency_request_in_progress']);
 const alreadySentPage = () =>
   new ConsolePageError(
     409,
@@ -200,18 +199,17 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: SendForm,
   ): Promise<void> {
-    const { walletId, environment, account } = signedIn(request);
+    const { sender } = signedIn(request);
     const token = formToken(body);
     const input = sendFormInput(body, field(body, 'type') || 'transactional');
     let sent: ApiMessage;
     try {
       // The API's one send path: same validation, reservation, queue and outcome. The form's
       // one-time token is its Idempotency-Key, so the same form sent twice sends one message.
-      const sender = { mode: 'wallet', walletId, accountId: account.id, environment } as const;
       sent = (await this.commands.execute(new SendMessage(sender, input, `${CONSOLE_SEND_KEY}${token}`)))
         .message;
     } catch (error) {
-      if (error instanceof DomainError && ALREADY_SENT.has(error.code)) throw alreadySentPage();
+      if (error instanceof DomainError && ALREADY_SENT_CODES.has(error.code)) throw alreadySentPage();
       if (
         !(error instanceof DomainError) ||
         !['invalid_request', 'insufficient_credit', 'unprocessable'].includes(error.kind)
@@ -243,6 +241,7 @@ export class ConsoleController {
         nav: 'send',
         smsLeft: await this.smsLeft(walletId),
         input: extra.input ?? { to: '', sender_id: '', message: '', type: 'transactional' },
+        sendAtValue: formSendAt(extra.input?.send_at),
         error: extra.error ?? null,
         errorParam: extra.errorParam ?? null,
       },
@@ -290,16 +289,38 @@ export class ConsoleController {
       this.queries.execute(new MessageById(id, scope)),
     );
     if (!message) throw notFoundPage();
-    const final = FINAL_STATUSES.has(message.status);
+    const awaiting = awaitingOutcome([message], Date.now());
     await this.render(request, reply, 'message', {
       title: `Message ${message.id}`,
       nav: 'messages',
       message,
-      final,
-      refreshSeconds: final ? null : REFRESH_SECONDS,
+      final: !awaiting,
+      cancelable: message.status === 'SCHEDULED',
+      refreshSeconds: awaiting ? REFRESH_SECONDS : null,
       backHref: '/console/messages',
       backLabel: 'All messages',
     });
+  }
+
+  /** A SCHEDULED message's Cancel button: CANCELED and its credits back (the API's cancel), then its page. */
+  @Post('messages/:id/cancel')
+  async cancelMessage(
+    @Req() request: ConsoleRequest,
+    @Res() reply: FastifyReply,
+    @Param('id') id: string,
+    @Body() body: OnceForm,
+  ): Promise<void> {
+    const { walletId, environment } = signedIn(request);
+    formToken(body);
+    try {
+      await this.commands.execute(new CancelMessage(id, { walletId, environment }));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.kind === 'not_found') throw notFoundPage();
+      // Already canceled (the same form twice) or already on its way: its page says which.
+      if (error.code !== 'message_not_cancelable') throw error;
+    }
+    redirect(reply, `/console/messages/${encodeURIComponent(id)}`);
   }
 
   // ---- Credit ---------------------------------------------------------------------------

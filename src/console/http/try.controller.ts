@@ -12,7 +12,7 @@ import { PerAddressRateLimit } from '../../shared/http/rate-limiter';
 import { ConsoleCsrfGuard } from './console-auth';
 import { SendForm } from './console-forms.dto';
 import { ConsolePageError, ConsoleRequest, redirect, renderPage, sendFormInput } from './console-http';
-import { REFRESH_SECONDS } from './console.controller';
+import { awaitingOutcome, REFRESH_SECONDS } from './outcome-refresh';
 
 const OUTCOMES: Record<string, string> = {
   '+233200000001': 'ends DELIVERED',
@@ -71,7 +71,7 @@ export class TryController {
       if (!(error instanceof DomainError) || error.kind !== 'not_found') throw error;
       throw new ConsolePageError(404, 'Not found', 'There is no try-out message with this id.');
     }
-    const final = ['DELIVERED', 'FAILED', 'EXPIRED'].includes(message.status);
+    const final = !awaitingOutcome([message], Date.now());
     await renderPage(request, reply, this.config.publicUrl, 'message', {
       title: `Try-out message ${message.id}`,
       nav: 'try',

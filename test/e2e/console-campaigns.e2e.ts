@@ -144,4 +144,73 @@ describe('console: Send to many (a CSV file as one batch)', () => {
     expect(sent.status).toBe(200);
     expect((await browser.go('GET', `/console/batches/${sent.body.id}`)).status).toBe(404);
   });
+
+  describe('scheduled from the console', () => {
+    /** A datetime-local value (Ghana time, GMT) this many ms from now. */
+    const localIn = (ms: number) => new Date(Date.now() + ms).toISOString().slice(0, 16);
+
+    it('schedules a send, shows when, and cancels it from its page with the credit back, once', async () => {
+      const before = await smsLeft(t, m.testKey);
+      const sendAt = localIn(3_600_000);
+      const sent = await browser.go('POST', '/console/send', {
+        ...(await browser.formTokens('/console/send')),
+        to: SANDBOX.delivered,
+        sender_id: 'MyShop',
+        message: 'See you at nine',
+        type: 'transactional',
+        send_at: sendAt,
+      });
+      expect(sent.status).toBe(303);
+      const page = await browser.go('GET', sent.location!);
+      expect(page.html).toContain('>SCHEDULED<');
+      expect(page.html).toContain(`Scheduled for <time datetime="${sendAt}:00.000Z">`);
+      expect(page.html).not.toContain('http-equiv="refresh"'); // due in an hour: not watched yet
+      expect(await smsLeft(t, m.testKey)).toBe(before - 1);
+
+      const id = sent.location!.split('/').pop()!;
+      const cancelForm = { ...(await browser.formTokens(sent.location!)) };
+      const answers = await Promise.all([
+        browser.go('POST', `/console/messages/${id}/cancel`, cancelForm),
+        browser.go('POST', `/console/messages/${id}/cancel`, cancelForm),
+      ]);
+      expect(answers.map((a) => [a.status, a.location])).toEqual([
+        [303, sent.location],
+        [303, sent.location],
+      ]);
+      const after = await browser.go('GET', sent.location!);
+      expect(after.html).toContain('>CANCELED<');
+      expect(after.html).not.toContain('id="cancel-message"');
+      expect(await smsLeft(t, m.testKey)).toBe(before);
+    });
+
+    it('answers a send_at in the past next to the field, and sends nothing', async () => {
+      const before = await smsLeft(t, m.testKey);
+      const refused = await browser.go('POST', '/console/send', {
+        ...(await browser.formTokens('/console/send')),
+        to: SANDBOX.delivered,
+        sender_id: 'MyShop',
+        message: 'Too late',
+        type: 'transactional',
+        send_at: localIn(-3_600_000),
+      });
+      expect(refused.status).toBe(400);
+      expect(refused.html).toContain('send_at must be in the future');
+      expect(refused.html).toMatch(/id="send_at"[^>]*aria-invalid="true"/);
+      expect(await smsLeft(t, m.testKey)).toBe(before);
+    });
+
+    it('schedules a whole file, and its batch page waits without reloading', async () => {
+      const sendAt = localIn(2 * 3_600_000);
+      const preview = await upload(`${SANDBOX.delivered},Later\n${SANDBOX.delivered},Later too\n`, {
+        send_at: sendAt,
+      });
+      expect(preview.html).toContain(`scheduled for <time datetime="${sendAt}:00Z">`);
+      const sent = await browser.go('POST', '/console/send-many', sendForm(preview.html));
+      expect(sent.status).toBe(303);
+      const page = await browser.go('GET', sent.location!);
+      expect(page.html).toMatch(/SCHEDULED<\/span> 2/);
+      expect(page.html).not.toContain('http-equiv="refresh"');
+      expect(page.html).toContain('The others are scheduled');
+    });
+  });
 });
