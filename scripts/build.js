@@ -7,13 +7,15 @@
  * Why a bundle: the CLI's start-up is spent loading about 1,200 small files (Nest, rxjs,
  * class-validator, the app); one file loads in half the time, which is what lets
  * `npm run cli -- routes:list` answer in well under a second. It is built from tsc's output,
- * so the decorator metadata Nest injects by is the compiler's own.
+ * so the decorator metadata Nest injects by is the compiler's own. It also refreshes the console's
+ * browser bundles (build-browser.js).
  */
 const { buildSync } = require('esbuild');
 const { spawnSync } = require('node:child_process');
 const { mkdirSync, rmSync, statSync } = require('node:fs');
 const { join } = require('node:path');
 const { CLI_BUNDLE, writeStamp } = require('./build-stamp');
+const { buildBrowserScripts } = require('./build-browser');
 
 const ROOT = join(__dirname, '..');
 /** One build at a time (two `npm run cli` on a stale dist/, or one beside `npm start`). */
@@ -72,6 +74,7 @@ function build() {
     external: EXTERNAL,
     logLevel: 'error',
   });
+  buildBrowserScripts();
   writeStamp(ROOT, startedAt);
   return 0;
 }

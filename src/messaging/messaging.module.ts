@@ -25,6 +25,7 @@ import { BatchByIdHandler } from './application/queries/batch-by-id.handler';
 import { BatchQuoteHandler } from './application/queries/batch-quote.handler';
 import { MessageByIdHandler } from './application/queries/message-by-id.handler';
 import { MessageQuoteHandler } from './application/queries/message-quote.handler';
+import { MessageActivityHandler } from './application/queries/message-activity.handler';
 import { MessagesPageHandler } from './application/queries/messages-page.handler';
 import { RoutesHandler } from './application/queries/routes.handler';
 import { MessagingRuntime } from './application/messaging-runtime.service';
@@ -37,6 +38,7 @@ import { SandboxMessagesHttpController } from './http/sandbox-messages.http.cont
 import { loadMessagingOptions, MESSAGING_OPTIONS } from './messaging.options';
 import { CARRIER_ROUTES } from './ports/carrier.port';
 import { messagesProjection } from './projections/messages.projection';
+import { messageActivityProjection } from './projections/message-activity.projection';
 import { unqueuedReservationsProjection } from './projections/open-reservations.projection';
 
 @Module({
@@ -75,6 +77,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     MessageByIdHandler,
     MessagesPageHandler,
     MessageQuoteHandler,
+    MessageActivityHandler,
     BatchQuoteHandler,
     BatchByIdHandler,
     RoutesHandler,
@@ -103,6 +106,7 @@ export class MessagingModule {
     if (runsProcessManagersHere(config)) metrics.dispatchBacklogFrom(() => dispatcher.backlog());
     projections.register(
       messagesProjection,
+      messageActivityProjection,
       unqueuedReservationsProjection,
       routesProjection(routes),
       dispatchProjection(dispatcher, aggregates),

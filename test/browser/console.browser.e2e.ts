@@ -58,7 +58,8 @@ describeBrowser('web console in a browser', () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
   };
-  const smsLeft = async () => Number((await page.locator('#sms-left').first().textContent())?.trim());
+  const smsLeft = async () =>
+    Number((await page.locator('#sms-left').first().textContent())?.trim().replace(/,/g, ''));
 
   beforeAll(async () => {
     const { chromium } = await import('playwright-core');
@@ -166,8 +167,76 @@ describeBrowser('web console in a browser', () => {
     // Delivered: the reserved credit is captured; the overview shows the message.
     await page.goto(url('/console'));
     expect(await smsLeft()).toBe(99);
-    expect(await page.locator('table').textContent()).toContain('+233200000001');
+    expect(await page.locator('table.stack').textContent()).toContain('+233200000001');
     await shot('overview');
+  });
+
+  it('counts characters, encoding, segments and credits as the merchant types, as the quote API does', async () => {
+    await page.goto(url('/console/send'));
+    await page.getByLabel('To', { exact: true }).fill('+233200000001');
+    await page.getByLabel('Sender ID').fill('MyShop');
+    const message = page.getByLabel('Message');
+    const counter = page.getByTestId('message-cost');
+    await message.fill('');
+    await message.pressSequentially('Hello Ama');
+    await waitForText(page, '#message-cost', '9 characters · GSM-7 · 1 segment · 1 credit');
+    expect(await counter.getAttribute('data-segments')).toBe('1');
+    // An emoji turns the message into UCS-2, and the counter names it.
+    await message.focus();
+    await page.keyboard.insertText(' 🎉');
+    await waitForText(
+      page,
+      '#message-cost',
+      '11 characters · UCS-2 · 1 segment · 1 credit. UCS-2 because of “🎉”',
+    );
+    expect(await counter.getAttribute('data-encoding')).toBe('UCS-2');
+    // The same emoji on a 150-character message: 1 credit in GSM-7 becomes 3 in UCS-2.
+    const long = `${'Your order is ready. '.repeat(7)}Thanks`;
+    await message.fill(long);
+    await waitForText(page, '#message-cost', '153 characters · GSM-7 · 1 segment · 1 credit');
+    await page.keyboard.insertText('🎉');
+    await waitForText(page, '#message-cost', /^154 characters · UCS-2 · 3 segments · 3 credits/);
+    await shot('send-cost');
+    const typed = await message.inputValue();
+    const quote = await request(t.baseUrl, 'POST', '/v1/messages/quote', {
+      key: mintedKey,
+      body: { to: '+233200000001', sender_id: 'MyShop', message: typed, type: 'transactional' },
+    });
+    expect(quote.status).toBe(200);
+    expect({
+      encoding: await counter.getAttribute('data-encoding'),
+      segments: Number(await counter.getAttribute('data-segments')),
+      credits: Number(await counter.getAttribute('data-credits')),
+    }).toEqual({ encoding: quote.body.encoding, segments: quote.body.segments, credits: quote.body.credits });
+    // Sent, the server's page shows the same cost.
+    await page.getByRole('button', { name: 'Send' }).click();
+    await page.waitForURL(/\/console\/messages\/msg_/);
+    expect(await page.locator('dt:text-is("Encoding") + dd').textContent()).toBe(
+      `${quote.body.encoding}, ${quote.body.segments} segment(s), ${quote.body.credits} credit(s)`,
+    );
+  });
+
+  it('with scripts off, a refused send form shows the cost of what was typed, from the server', async () => {
+    const noScript = await browser.newContext({
+      viewport: { width: 390, height: 844 },
+      javaScriptEnabled: false,
+      storageState: await context.storageState(),
+    });
+    noScript.setDefaultTimeout(UI_TIMEOUT);
+    try {
+      const p = await noScript.newPage();
+      await p.goto(url('/console/send'));
+      await p.getByLabel('To', { exact: true }).fill('+2331');
+      await p.getByLabel('Sender ID').fill('MyShop');
+      await p.getByLabel('Message').fill('Akwaaba 😀');
+      await p.getByRole('button', { name: 'Send' }).click();
+      await p.locator('#send-error').waitFor();
+      expect(await p.getByTestId('message-cost').textContent()).toBe(
+        '9 characters · UCS-2 · 1 segment · 1 credit. UCS-2 because of “😀”',
+      );
+    } finally {
+      await noScript.close();
+    }
   });
 
   it('a send form submitted twice (and again after the answer) sends one message and charges once', async () => {
@@ -217,14 +286,16 @@ describeBrowser('web console in a browser', () => {
     const before = await smsLeft();
     await shot('buy-credits');
     const firstPackage = page.locator('form.package').first();
-    const credits = Number((await firstPackage.textContent())?.match(/(\d+) SMS credits/)?.[1]);
+    const credits = Number(
+      (await firstPackage.textContent())?.match(/([\d,]+) SMS credits/)?.[1].replace(/,/g, ''),
+    );
     expect(credits).toBeGreaterThan(0);
     await firstPackage.getByRole('button', { name: /^Buy/ }).click();
     await page.waitForURL(/\/checkout\/chk_/);
     await page.getByRole('button', { name: /^Pay/ }).click();
     await page.waitForURL(/\/console\/billing\/return\?checkout_id=chk_/, { timeout: 60_000 });
     await waitForText(page, '#checkout-status', 'succeeded');
-    expect(Number(await page.locator('#checkout-sms').textContent())).toBe(credits);
+    expect(Number((await page.locator('#checkout-sms').textContent())?.replace(/,/g, ''))).toBe(credits);
     expect(await smsLeft()).toBe(before + credits);
     await page.goto(url('/console'));
     expect(await smsLeft()).toBe(before + credits);
@@ -290,6 +361,34 @@ describeBrowser('web console in a browser', () => {
     expect(await page.locator('#cancel-message').count()).toBe(0);
     await page.goto(url('/console'));
     expect(await smsLeft()).toBe(before);
+  });
+
+  it('shows the overview charts at desktop width, with their numbers as tables', async () => {
+    const desktop = await browser.newContext({
+      viewport: { width: 1280, height: 900 },
+      deviceScaleFactor: 1,
+      storageState: await context.storageState(),
+    });
+    desktop.setDefaultTimeout(UI_TIMEOUT);
+    try {
+      const p = await desktop.newPage();
+      await p.goto(url('/console'));
+      const today = new Date().toISOString().slice(0, 10);
+      const delivered = await p
+        .locator(`rect[data-day="${today}"][data-bucket="delivered"]`)
+        .getAttribute('data-count');
+      expect(Number(delivered)).toBeGreaterThan(0);
+      expect(
+        await p
+          .locator(
+            `[data-testid="messages-per-day-table"] tr[data-day="${today}"] td[data-bucket="delivered"]`,
+          )
+          .textContent(),
+      ).toBe(delivered);
+      await shot('overview-desktop', p);
+    } finally {
+      await desktop.close();
+    }
   });
 
   it('revokes the key, and the API refuses it', async () => {

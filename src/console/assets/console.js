@@ -20,6 +20,25 @@
       }
     });
   });
+  // The send forms' cost counter: message-cost.js is the send's own counting code (the server
+  // renders the same line for what was typed; this keeps it current while typing).
+  var rules = window.smsMessageCost;
+  document.querySelectorAll('textarea[data-cost]').forEach(function (field) {
+    var output = document.getElementById(field.getAttribute('data-cost'));
+    if (!rules || !output) return;
+    var prefix = output.getAttribute('data-prefix') || '';
+    var update = function () {
+      // A form sends each line break as CRLF: count what the server will receive.
+      var cost = rules.messageCost(field.value.replace(/\r?\n/g, '\r\n'));
+      output.textContent = prefix + rules.describeCost(cost);
+      output.setAttribute('data-encoding', cost.encoding);
+      output.setAttribute('data-segments', String(cost.segments));
+      output.setAttribute('data-credits', String(cost.credits));
+      output.classList.toggle('error', cost.tooLong);
+    };
+    field.addEventListener('input', update);
+    update();
+  });
   // A double click must not send twice: the button is disabled once the form is on its way.
   document.querySelectorAll('form[data-once]').forEach(function (form) {
     form.addEventListener('submit', function () {

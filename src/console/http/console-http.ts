@@ -6,6 +6,8 @@ import type { ConsoleSession } from '../application/console-sessions.service';
 import { sendAtFromForm } from './outcome-refresh';
 import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
 import { randomToken } from '../../shared/ids';
+import { describeCost, messageCost } from '../../messaging/domain/message-cost';
+import { formatCount } from '../../shared/money';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -100,6 +102,18 @@ export function pageSecurityHeaders(reply: FastifyReply): void {
   reply.header('pragma', 'no-cache');
 }
 
+/**
+ * Helpers every view may call: numbers for people (`it.n(20000)` is "20,000") and the cost of a
+ * message body as the send forms show it before the script takes over (`it.costOf(text)`).
+ */
+export const VIEW_HELPERS = {
+  n: formatCount,
+  costOf: (message: unknown) => {
+    const cost = messageCost(typeof message === 'string' ? message : '');
+    return { ...cost, text: describeCost(cost) };
+  },
+} as const;
+
 export interface PageModel {
   readonly title: string;
   /** Which navigation entry is current. */
@@ -123,6 +137,7 @@ export async function renderPage(
     account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
     environment: request.consoleSession?.environment ?? 'TEST',
     currentPath: request.url,
+    ...VIEW_HELPERS,
     ...model,
     csrf,
     once: newFormToken(),

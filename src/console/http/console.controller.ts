@@ -10,6 +10,7 @@ import { CheckoutById } from '../../billing/application/queries/checkout-by-id.q
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CancelMessage } from '../../messaging/application/commands/cancel-message.command';
 import { SendMessage } from '../../messaging/application/commands/send-message.command';
+import { MessageActivity } from '../../messaging/application/queries/message-activity.query';
 import { MessageById } from '../../messaging/application/queries/message-by-id.query';
 import { MessagesPage } from '../../messaging/application/queries/messages-page.query';
 import type { ApiMessage } from '../../messaging/projections/messages.projection';
@@ -19,6 +20,14 @@ import { WalletBalance } from '../../wallet/application/queries/wallet-balance.q
 import { WalletEventsPage } from '../../wallet/application/queries/wallet-events-page.query';
 import { WebhookEndpointsList } from '../../webhooks/application/queries/webhook-endpoints-list.query';
 import { ChooseEnvironment } from '../application/commands/choose-environment.command';
+import {
+  BUCKET_LABELS,
+  creditsPerDayChart,
+  deliveryRateChart,
+  formatRate,
+  messagesPerDayChart,
+  STACK_ORDER,
+} from './activity-charts';
 import { ConsoleCsrfGuard, safeNext, signedIn, SignedInGuard } from './console-auth';
 import {
   BuyCreditsForm,
@@ -80,9 +89,10 @@ export class ConsoleController {
   @Get()
   async overview(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     const { walletId, environment } = signedIn(request);
-    const [smsLeft, recent] = await Promise.all([
+    const [smsLeft, recent, activity] = await Promise.all([
       this.smsLeft(walletId),
       this.queries.execute(new MessagesPage({ walletId, environment }, 5)),
+      this.queries.execute(new MessageActivity(walletId)),
     ]);
     await this.render(request, reply, 'overview', {
       title: 'Overview',
@@ -90,6 +100,14 @@ export class ConsoleController {
       walletId,
       smsLeft,
       messages: recent.data,
+      activity,
+      charts: {
+        messages: messagesPerDayChart(activity.days),
+        delivery: deliveryRateChart(activity.carriers),
+        credits: creditsPerDayChart(activity.days),
+      },
+      buckets: STACK_ORDER.map((bucket) => ({ bucket, label: BUCKET_LABELS[bucket] })),
+      formatRate,
     });
   }
 
