@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
 import { BillingModule } from './billing/billing.module';
+import { ComplianceModule } from './compliance/compliance.module';
 import { ConsoleModule } from './console/console.module';
 import { MessagingModule } from './messaging/messaging.module';
 import { CoreModule } from './shared/core.module';
@@ -18,6 +19,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     WalletModule,
     AccountsModule,
     BillingModule,
+    ComplianceModule,
     MessagingModule,
     ConsoleModule,
     WebhooksModule,

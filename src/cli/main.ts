@@ -5,6 +5,14 @@ import { DomainError } from '../shared/domain-error';
 import { parseArgs } from './cli-args';
 import { accountsCreate, keysMint, keysRevoke } from './commands/account.commands';
 import type { CliCommand } from './commands/cli-command';
+import {
+  inboundUnassigned,
+  numbersAssign,
+  numbersList,
+  senderIdsApprove,
+  senderIdsList,
+  senderIdsReject,
+} from './commands/compliance.commands';
 import { routesAdd, routesList } from './commands/route.commands';
 import { sessionsEndAll } from './commands/session.commands';
 import { creditsGrant, projectionsRebuild, walletReplay } from './commands/wallet.commands';
@@ -19,6 +27,12 @@ export const COMMANDS: readonly CliCommand[] = [
   routesAdd,
   routesList,
   sessionsEndAll,
+  senderIdsList,
+  senderIdsApprove,
+  senderIdsReject,
+  numbersAssign,
+  numbersList,
+  inboundUnassigned,
 ];
 
 /**

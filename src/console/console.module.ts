@@ -18,6 +18,7 @@ import { ConsoleAuthController } from './http/console-auth.controller';
 import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-auth';
 import { ConsoleController } from './http/console.controller';
 import { ConsoleCampaignsController } from './http/console-campaigns.controller';
+import { ConsoleComplianceController } from './http/console-compliance.controller';
 import { TryController } from './http/try.controller';
 import { WebhooksModule } from '../webhooks/webhooks.module';
 
@@ -33,6 +34,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleAuthController,
     ConsoleController,
     ConsoleCampaignsController,
+    ConsoleComplianceController,
     TryController,
   ],
   providers: [

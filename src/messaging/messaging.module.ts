@@ -1,4 +1,5 @@
 import { Inject, Logger, Module } from '@nestjs/common';
+import { ComplianceModule } from '../compliance/compliance.module';
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../config/app-config';
 import { AggregateStore } from '../shared/event-store/aggregate-store';
 import { EVENT_STORE, EventStore } from '../shared/event-store/event-store.port';
@@ -42,7 +43,7 @@ import { messageActivityProjection } from './projections/message-activity.projec
 import { unqueuedReservationsProjection } from './projections/open-reservations.projection';
 
 @Module({
-  imports: [WalletModule],
+  imports: [WalletModule, ComplianceModule],
   controllers: [MessagesHttpController, BatchMessagesHttpController, SandboxMessagesHttpController],
   providers: [
     { provide: MESSAGING_OPTIONS, useFactory: () => loadMessagingOptions() },

@@ -136,9 +136,10 @@ describe('log hygiene: no secret reaches the logs', () => {
       ).toBe(200);
     }
     expect((await api('POST', '/v1/messages/quote', testKey, sendBody())).status).toBe(200);
-    // LIVE: not enough credit (402), and a route to the configured carrier.
+    // LIVE: a route to the configured carrier, refused for its sender ID (not approved for the
+    // account, 422) before any credit is looked at.
     expect((await api('POST', '/v1/messages', found.liveKey, sendBody({ to: '+233241234567' }))).status).toBe(
-      402,
+      422,
     );
 
     // Failing requests: bad body, malformed JSON, unknown and look-alike keys, unknown ids.

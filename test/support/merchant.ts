@@ -1,6 +1,8 @@
 import { CommandBus } from '@nestjs/cqrs';
 import { MintApiKey } from '../../src/accounts/application/commands/mint-api-key.command';
 import { RegisterAccount } from '../../src/accounts/application/commands/register-account.command';
+import { DecideSenderId } from '../../src/compliance/application/commands/decide-sender-id.command';
+import { RequestSenderId } from '../../src/compliance/application/commands/request-sender-id.command';
 import { randomToken } from '../../src/shared/ids';
 import type { TestApp } from './test-app';
 
@@ -13,16 +15,25 @@ export interface Merchant {
   readonly liveKey: string;
 }
 
-/** Signs a merchant up through the same use cases the console uses, with one key per environment. */
+/**
+ * Signs a merchant up through the same use cases the console uses, with one key per environment.
+ * Its sender IDs `approvedSenderIds` (by default the suite's MyShop) are requested and approved
+ * by the operator, as a merchant sending LIVE has them; pass [] for a merchant with none.
+ */
 export async function createMerchant(
   t: TestApp,
   email = `m-${randomToken(8)}@example.com`,
+  options: { approvedSenderIds?: readonly string[] } = {},
 ): Promise<Merchant> {
   const commands = t.app.get(CommandBus);
   const password = 'correct horse battery';
   const account = await commands.execute(new RegisterAccount(email, password));
   const testKey = await commands.execute(new MintApiKey(account.id, 'TEST', 'test'));
   const liveKey = await commands.execute(new MintApiKey(account.id, 'LIVE', 'live'));
+  for (const senderId of options.approvedSenderIds ?? ['MyShop']) {
+    await commands.execute(new RequestSenderId(account.id, senderId, 'A sample message'));
+    await commands.execute(new DecideSenderId(account.email, senderId, { verdict: 'approve' }));
+  }
   return {
     accountId: account.id,
     email: account.email,

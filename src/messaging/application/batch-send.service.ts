@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ComplianceGate } from '../../compliance/application/compliance-gate.service';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid } from '../../shared/domain-error';
 import {
@@ -73,6 +74,7 @@ export class BatchSend {
     private readonly testQuota: TestSendQuota,
     private readonly keys: IdempotencyKeys,
     @Inject(CLOCK) private readonly clock: Clock,
+    private readonly compliance: ComplianceGate,
   ) {}
 
   async send(
@@ -100,11 +102,18 @@ export class BatchSend {
   async check(body: BatchInput, ctx: WalletContext): Promise<BatchItemCheck[]> {
     const checked = validateBatchInput(body, await this.routes.operatorRoutes(), this.clock.now());
     if (!checked.ok) throw checked.error;
-    return checked.value.map((item, index) => {
-      if (!item.ok) return item;
-      const routed = this.sends.routable(item.value, ctx);
-      return routed.ok ? routed : err(atItem(routed.error, index));
-    });
+    // The sender ID is the whole batch's: not approved for a LIVE batch, none of it is sent.
+    const senderRefusal = await this.compliance.senderIdRefusal(ctx, String(body.sender_id));
+    if (senderRefusal) throw senderRefusal;
+    return Promise.all(
+      checked.value.map(async (item, index): Promise<BatchItemCheck> => {
+        if (!item.ok) return item;
+        const routed = this.sends.routable(item.value, ctx);
+        if (!routed.ok) return err(atItem(routed.error, index));
+        const optedOut = await this.compliance.recipientRefusal(ctx, item.value.to, item.value.type);
+        return optedOut ? err(atItem(optedOut, index)) : routed;
+      }),
+    );
   }
 
   /** The batch as recorded, its messages as they are now; null while it is not (fully) recorded. */

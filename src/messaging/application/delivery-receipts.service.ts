@@ -1,4 +1,6 @@
 import { Injectable, Logger } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ReceiveInboundMessage } from '../../compliance/application/commands/receive-inbound-message.command';
 import { Inject } from '@nestjs/common';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { MessageMetrics } from '../../shared/metrics/message.metrics';
@@ -8,7 +10,7 @@ import { finishedBy, messageDecider, recordReceipt } from '../domain/message.dec
 import { messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { RecentSubmissions } from './recent-submissions';
-import type { CarrierReceipt, ReceiptSink } from '../ports/carrier.port';
+import type { CarrierInbound, CarrierReceipt, ReceiptSink } from '../ports/carrier.port';
 import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messages.projection';
 
 /**
@@ -32,6 +34,7 @@ export class DeliveryReceipts implements ReceiptSink {
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
     private readonly submissions: RecentSubmissions,
     private readonly metrics: MessageMetrics,
+    private readonly commands: CommandBus,
   ) {}
 
   async receipt(receipt: CarrierReceipt): Promise<void> {
@@ -58,6 +61,14 @@ export class DeliveryReceipts implements ReceiptSink {
       recordReceipt(state, receipt),
     );
     this.metrics.finished(finishedBy(recorded));
+  }
+
+  /** A reply or STOP from a carrier: the compliance context records it (API.md, Compliance). */
+  async inbound(message: CarrierInbound): Promise<void> {
+    const { from, to, environment, carrier } = message;
+    await this.commands.execute(
+      new ReceiveInboundMessage({ from, to, message: message.message, environment, carrier }),
+    );
   }
 
   private async lookup(receipt: CarrierReceipt): Promise<string | null> {

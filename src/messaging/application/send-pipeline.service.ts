@@ -1,4 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
+import { ComplianceGate } from '../../compliance/application/compliance-gate.service';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid } from '../../shared/domain-error';
@@ -74,6 +75,7 @@ export class SendPipeline {
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly testQuota: TestSendQuota,
+    private readonly compliance: ComplianceGate,
   ) {}
 
   /** Everything a send checks before it touches anything: the 400s, in API.md's order. */
@@ -101,6 +103,12 @@ export class SendPipeline {
     if (!valid.ok) throw valid.error;
     const routed = this.routable(valid.value, ctx);
     if (!routed.ok) throw routed.error;
+    if (ctx.mode === 'wallet') {
+      const refusal =
+        (await this.compliance.senderIdRefusal(ctx, routed.value.senderId)) ??
+        (await this.compliance.recipientRefusal(ctx, routed.value.to, routed.value.type));
+      if (refusal) throw refusal;
+    }
     return routed.value;
   }
 

@@ -53,9 +53,24 @@ export interface CarrierReceipt {
   readonly messageId?: string;
 }
 
-/** The one inbound path for delivery outcomes. Resolves once the receipt is recorded (or dropped as unknown). */
+/** A mobile-originated message (a reply, a STOP) as a carrier delivered it. */
+export interface CarrierInbound {
+  readonly carrier: string;
+  /** The sender, E.164. */
+  readonly from: string;
+  /** The number it was sent to: E.164 or a short code. */
+  readonly to: string;
+  readonly message: string;
+  readonly environment: Environment;
+}
+
+/**
+ * The one inbound path for delivery outcomes, and for mobile-originated messages. Resolves once
+ * the receipt (or message) is recorded (or dropped as unknown). A sink without `inbound` drops them.
+ */
 export interface ReceiptSink {
   receipt(receipt: CarrierReceipt): Promise<void>;
+  inbound?(message: CarrierInbound): Promise<void>;
 }
 
 export interface Carrier {

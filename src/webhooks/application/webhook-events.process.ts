@@ -6,6 +6,8 @@ import {
   CheckoutView,
 } from '../../billing/projections/checkouts.projection';
 import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
+import { INBOUND_STREAM_PREFIX, InboundMessageReceived } from '../../compliance/domain/compliance.events';
+import { toApiInbound } from '../../compliance/projections/compliance.projection';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
 import { isAcceptedEventType, type MessageEvent } from '../../messaging/domain/message.events';
 import {
@@ -84,11 +86,17 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
     kind: 'process-manager',
     collections: [PM_WALLETS, PM_ENDPOINTS],
     filter: {
-      streamPrefixes: ['message-', CHECKOUT_STREAM_PREFIX, WEBHOOK_ENDPOINT_STREAM_PREFIX],
+      streamPrefixes: [
+        'message-',
+        CHECKOUT_STREAM_PREFIX,
+        INBOUND_STREAM_PREFIX,
+        WEBHOOK_ENDPOINT_STREAM_PREFIX,
+      ],
       eventTypes: [
         'MessageQueued',
         ...Object.keys(MESSAGE_TYPES),
         'CheckoutSucceeded',
+        'InboundMessageReceived',
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
         'WebhookEndpointDisabled',
@@ -108,6 +116,12 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         const walletId = await wallets.of(recorded);
         if (!walletId || !(await hasEndpoints(walletId, view))) return;
       }
+      if (recorded.streamId.startsWith(INBOUND_STREAM_PREFIX)) {
+        // An inbound message is one fact in its own stream: no history to fold.
+        const built = inboundEvent(recorded);
+        if (built && (await hasEndpoints(built.walletId, view))) record(built);
+        return;
+      }
       const history = await histories.upTo(recorded);
       if (recorded.streamId.startsWith('message-') && !MESSAGE_TYPES[recorded.type]) return;
       if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
@@ -115,23 +129,27 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         ? await checkoutEvent(history, recorded)
         : await messageEvent(history, recorded);
       if (!built || !(await hasEndpoints(built.walletId, view))) return;
-      const wallet = await view.get<PmWallet>(PM_WALLETS, built.walletId);
-      const endpoints = (wallet?.endpoints ?? [])
-        .filter((e) => e.events.includes(built.event.type))
-        .map((e) => e.id);
-      recordAfterBatch(log, view, built.walletId, {
-        type: 'WebhookEventRecorded',
-        data: {
-          event: built.event,
-          subject: built.subject,
-          source: {
-            streamId: recorded.streamId,
-            revision: recorded.revision.toString(),
-            position: recorded.position.toString(),
+      await record(built);
+
+      async function record(event: BuiltEvent): Promise<void> {
+        const wallet = await view.get<PmWallet>(PM_WALLETS, event.walletId);
+        const endpoints = (wallet?.endpoints ?? [])
+          .filter((e) => e.events.includes(event.event.type))
+          .map((e) => e.id);
+        recordAfterBatch(log, view, event.walletId, {
+          type: 'WebhookEventRecorded',
+          data: {
+            event: event.event,
+            subject: event.subject,
+            source: {
+              streamId: recorded.streamId,
+              revision: recorded.revision.toString(),
+              position: recorded.position.toString(),
+            },
+            endpoints,
           },
-          endpoints,
-        },
-      });
+        });
+      }
     },
   };
 
@@ -149,6 +167,23 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
       event: eventObject(recorded, 'checkout.succeeded', 2, toCheckoutObject(doc, at)),
     };
   }
+}
+
+interface BuiltEvent {
+  readonly walletId: string;
+  readonly subject: string;
+  readonly event: WebhookEventObject;
+}
+
+/** `message.received`: an inbound message to a number assigned to the wallet's account. */
+function inboundEvent(recorded: RecordedEvent): BuiltEvent | null {
+  const data = (recorded as unknown as InboundMessageReceived).data;
+  if (!data.walletId) return null; // an unassigned number's message is the operator's
+  return {
+    walletId: data.walletId,
+    subject: data.inboundId,
+    event: eventObject(recorded, 'message.received', 1, toApiInbound(data)),
+  };
 }
 
 async function messageEvent(history: readonly RecordedEvent[], recorded: RecordedEvent) {

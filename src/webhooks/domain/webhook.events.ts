@@ -8,6 +8,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.delivered',
   'message.failed',
   'message.expired',
+  'message.received',
   'checkout.succeeded',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
@@ -82,7 +83,7 @@ export interface WebhookEventObject {
   readonly object: 'event';
   readonly type: WebhookEventType;
   readonly created_at: string;
-  /** Counts the states of the one message (QUEUED = 1) or checkout (pending = 1). */
+  /** Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound message has one (1). */
   readonly sequence: number;
   readonly data: Record<string, unknown>;
 }

@@ -45,7 +45,7 @@ export class WebhookEndpointsHttpController {
   @Header('cache-control', 'no-store')
   @ApiOperation({
     summary:
-      'Register a URL for webhook events (message.sent, message.delivered, message.failed, message.expired, checkout.succeeded); the signing secret is shown only in this answer',
+      'Register a URL for webhook events (message.scheduled, message.canceled, message.sent, message.delivered, message.failed, message.expired, message.received, checkout.succeeded); the signing secret is shown only in this answer',
   })
   @ApiOkResponse({ type: CreatedWebhookEndpointResponse })
   @ApiErrors({ 400: ['invalid_url', 'invalid_event_type', 'too_many_endpoints'] }, { body: true })

@@ -97,7 +97,7 @@ export function deliverSmView(pdu: PDU): DeliverSmView {
 }
 
 /** short_message as the library decodes it: a string, a Buffer, or { udh, message }. */
-function messageText(value: unknown): string | null {
+export function messageText(value: unknown): string | null {
   if (typeof value === 'string') return value === '' ? null : value;
   if (Buffer.isBuffer(value)) return value.length === 0 ? null : value.toString('latin1');
   if (typeof value === 'object' && value !== null && 'message' in value) {

@@ -22,7 +22,7 @@ import { capturePdus, parseSubmitSm, SubmitSmFields } from './smsc-submission';
  * decimal, in hex, or alternating, so hex/decimal matching gets exercised. Receipts that cannot
  * be delivered (no bound session, connection dropped, non-OK deliver_sm_resp) are retried.
  * Test controls: submissions(), submissionsTo(), receiptsSent(), dropConnections(),
- * sendDeliverSm(), configure(), bindCount, enquireLinkCount, close().
+ * sendDeliverSm(), sendInbound(), configure(), bindCount, enquireLinkCount, close().
  */
 export type { OutcomeRule, ReceiptStat, SimulatedOutcome } from './smsc-outcome-rules';
 export type { ReceiptIdFormat, ReceiptStyle, ReceiptStyleOption } from './smsc-receipt.builder';
@@ -203,6 +203,32 @@ export class SmscSimulator {
     if (!session) throw new Error('No bound session to deliver to');
     const response = await session.connection.request('deliver_sm', fields, 10_000);
     return smppStatusName(response.command_status);
+  }
+
+  /**
+   * A mobile-originated message (a reply, a STOP) to a bound session, as an SMSC delivers one:
+   * esm_class 0, international numbers without their plus, GSM-7 text (data_coding 0) or UCS-2
+   * (data_coding 8) when it needs it. Resolves with the deliver_sm_resp status name.
+   */
+  sendInbound(message: { from: string; to: string; message: string }): Promise<string> {
+    const address = (number: string) => {
+      const international = number.startsWith('+');
+      return { addr: number.replace(/^\+/, ''), ton: international ? 1 : 3, npi: international ? 1 : 0 };
+    };
+    const from = address(message.from);
+    const to = address(message.to);
+    const gsm = /^[\x20-\x7e\n\r]*$/.test(message.message);
+    return this.sendDeliverSm({
+      source_addr_ton: from.ton,
+      source_addr_npi: from.npi,
+      source_addr: from.addr,
+      dest_addr_ton: to.ton,
+      dest_addr_npi: to.npi,
+      destination_addr: to.addr,
+      esm_class: 0,
+      data_coding: gsm ? 0 : 8,
+      short_message: message.message,
+    });
   }
 
   async close(): Promise<void> {

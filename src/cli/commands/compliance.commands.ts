@@ -1,0 +1,91 @@
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { AssignNumber } from '../../compliance/application/commands/assign-number.command';
+import { DecideSenderId } from '../../compliance/application/commands/decide-sender-id.command';
+import {
+  AssignedNumbers,
+  SenderIdRequests,
+  UnassignedInboundMessages,
+} from '../../compliance/application/queries/compliance-lists.query';
+import { SENDER_ID_STATUSES, SenderIdStatus } from '../../compliance/domain/sender-id.decider';
+import { required } from '../cli-args';
+import type { CliCommand } from './cli-command';
+
+/** `sender-ids:list [--status pending]`: every account's sender IDs, oldest request first. */
+export const senderIdsList: CliCommand = {
+  name: 'sender-ids:list',
+  usage: 'sender-ids:list [--status pending|approved|rejected]',
+  async run(app, options) {
+    const status = options.status;
+    if (status !== undefined && !(SENDER_ID_STATUSES as readonly string[]).includes(status))
+      throw new Error(`--status must be one of ${SENDER_ID_STATUSES.join(', ')}`);
+    const senderIds = await app
+      .get(QueryBus)
+      .execute(new SenderIdRequests(status as SenderIdStatus | undefined));
+    return { output: { sender_ids: senderIds } };
+  },
+};
+
+/** `sender-ids:approve --email E --sender-id S`: LIVE sends may carry it from the next one on. */
+export const senderIdsApprove: CliCommand = {
+  name: 'sender-ids:approve',
+  usage: 'sender-ids:approve --email E --sender-id S',
+  async run(app, options) {
+    const decided = await app
+      .get(CommandBus)
+      .execute(
+        new DecideSenderId(required(options, 'email'), required(options, 'sender-id'), {
+          verdict: 'approve',
+        }),
+      );
+    return { output: { approved: decided } };
+  },
+};
+
+/** `sender-ids:reject --email E --sender-id S --reason "…"`: the merchant sees the reason. */
+export const senderIdsReject: CliCommand = {
+  name: 'sender-ids:reject',
+  usage: 'sender-ids:reject --email E --sender-id S --reason "…"',
+  async run(app, options) {
+    const decided = await app.get(CommandBus).execute(
+      new DecideSenderId(required(options, 'email'), required(options, 'sender-id'), {
+        verdict: 'reject',
+        reason: required(options, 'reason'),
+      }),
+    );
+    return { output: { rejected: decided } };
+  },
+};
+
+/** `numbers:assign --number +233… --email E`: its inbound messages go to that account from now on. */
+export const numbersAssign: CliCommand = {
+  name: 'numbers:assign',
+  usage: 'numbers:assign --number +233…|SHORTCODE --email E',
+  async run(app, options) {
+    const assigned = await app
+      .get(CommandBus)
+      .execute(new AssignNumber(required(options, 'number'), required(options, 'email')));
+    return { output: { assigned } };
+  },
+};
+
+/** `numbers:list`: the numbers assigned to accounts. */
+export const numbersList: CliCommand = {
+  name: 'numbers:list',
+  usage: 'numbers:list',
+  async run(app) {
+    return { output: { numbers: await app.get(QueryBus).execute(new AssignedNumbers()) } };
+  },
+};
+
+/** `inbound:unassigned [--limit 100]`: messages to numbers no account has, newest first. */
+export const inboundUnassigned: CliCommand = {
+  name: 'inbound:unassigned',
+  usage: 'inbound:unassigned [--limit 100]',
+  async run(app, options) {
+    const limit = Number(options.limit ?? 100);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be 1 to 1000');
+    return {
+      output: { inbound_messages: await app.get(QueryBus).execute(new UnassignedInboundMessages(limit)) },
+    };
+  },
+};

@@ -1,0 +1,13 @@
+import { Command } from '@nestjs/cqrs';
+import type { ApiSenderId } from '../../projections/compliance.projection';
+
+/** A merchant asks the carriers, through the operator, to register a sender ID for its account. */
+export class RequestSenderId extends Command<ApiSenderId> {
+  constructor(
+    readonly accountId: string,
+    readonly senderId: unknown,
+    readonly sampleMessage: unknown,
+  ) {
+    super();
+  }
+}
