@@ -310,3 +310,41 @@ describe('cancel against the dispatcher at the same instant', () => {
     expect(settled('ReservationCaptured')).toHaveLength(count - won.size);
   });
 });
+
+describe('a scheduled promotional message whose recipient opts out before its time', () => {
+  it('is not sent: FAILED with recipient_opted_out and its credit back, while a transactional one still goes', async () => {
+    const before = await smsLeft(t, m.testKey);
+    const sendAt = inMs(3000);
+    const promotional = await send(t, m.testKey, {
+      to: SANDBOX.delivered,
+      type: 'promotional',
+      send_at: sendAt,
+    });
+    const transactional = await send(t, m.testKey, { to: SANDBOX.delivered, send_at: sendAt });
+    expect([promotional.body.status, transactional.body.status]).toEqual(['SCHEDULED', 'SCHEDULED']);
+
+    const phone = encodeURIComponent(SANDBOX.delivered);
+    const optedOut = await t.request('POST', '/v1/opt_outs', {
+      key: m.testKey,
+      body: { phone_number: SANDBOX.delivered },
+    });
+    expect(optedOut.status).toBeLessThan(300);
+    try {
+      expect(await finalState(t, m.testKey, promotional.body.id, 60_000)).toMatchObject({
+        status: 'FAILED',
+        dlr: { error_code: 'recipient_opted_out' },
+      });
+      expect(await finalState(t, m.testKey, transactional.body.id, 60_000)).toMatchObject({
+        status: 'DELIVERED',
+      });
+      expect((await streamOf(promotional.body.id)).map((e) => e.type)).toEqual([
+        'MessageScheduled',
+        'MessageDue',
+        'MessageFailed',
+      ]);
+      await settledSmsLeft(t, m, before - 1, 30_000); // the failed one's credit released
+    } finally {
+      await t.request('DELETE', `/v1/opt_outs/${phone}`, { key: m.testKey });
+    }
+  });
+});

@@ -1,4 +1,5 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
+import { ComplianceGate } from '../../compliance/application/compliance-gate.service';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
@@ -92,6 +93,8 @@ export class MessageDispatcher {
     private readonly metrics: MessageMetrics,
     /** Absent only where a test runs several dispatchers in one process without heartbeats. */
     liveness?: InstanceLiveness,
+    /** Asked again at a scheduled promotional message's time; absent in tests without compliance. */
+    @Optional() private readonly compliance?: ComplianceGate,
   ) {
     this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
     this.leases = new DispatchLeaseKeeper(
@@ -256,7 +259,7 @@ export class MessageDispatcher {
     const message = ready.value;
     // Reading the state took a while: still this process's partition, and its heartbeat fresh?
     if (!this.leases.holds(this.partitionOf(messageId))) return;
-    const result = await this.submit(message);
+    const result = (await this.optedOutSinceAccepted(message)) ?? (await this.submit(message));
     const recording = this.aggregates.handle(stream, messageDecider, (s) =>
       recordSubmitResult(s, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),
     );
@@ -282,6 +285,18 @@ export class MessageDispatcher {
     if (handled.ok) return handled.value.state;
     if (handled.error.code === 'message_not_due' && sendAt) this.hint(messageId, { at: sendAt });
     return null;
+  }
+
+  /**
+   * A scheduled promotional message whose recipient replied STOP (or was put on the list) after it
+   * was accepted is not sent: it fails as a carrier's refusal would, and settlement releases its
+   * credits. A message sent at once was checked moments before, at its accept, so only scheduled
+   * ones pay this read.
+   */
+  private async optedOutSinceAccepted(message: Message): Promise<SubmitResult | null> {
+    if (!this.compliance || message.sendAt === null) return null;
+    const refusal = await this.compliance.recipientRefusal(message, message.to, message.type);
+    return refusal ? { outcome: 'rejected', errorCode: refusal.code, errorMessage: refusal.message } : null;
   }
 
   private async submit(message: Message): Promise<SubmitResult> {
