@@ -8,8 +8,8 @@ import { SendBatch } from '../../messaging/application/commands/send-batch.comma
 import { BatchById } from '../../messaging/application/queries/batch-by-id.query';
 import { BatchQuote, BatchQuoteView } from '../../messaging/application/queries/batch-quote.query';
 import type { BatchInput } from '../../messaging/domain/batch-input';
+import { isTerminal } from '../../messaging/domain/message.decider';
 import { DomainError } from '../../shared/domain-error';
-import { WalletBalance } from '../../wallet/application/queries/wallet-balance.query';
 import { parseRecipientsCsv, RecipientsFile } from './recipients-csv';
 import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
 import { SendManyConfirmForm, SendManyUploadForm } from './console-forms.dto';
@@ -22,9 +22,10 @@ import {
   rawField,
   redirect,
   renderPage,
+  walletSmsLeft,
 } from './console-http';
 import { MAX_UPLOAD_BYTES, UPLOAD_PROBLEM_FIELD } from './multipart-form';
-import { awaitingOutcome, FINAL_MESSAGE_STATUSES, REFRESH_SECONDS, sendAtFromForm } from './outcome-refresh';
+import { awaitingOutcome, REFRESH_SECONDS, sendAtFromForm } from './outcome-refresh';
 
 /** The prefix of the Idempotency-Key a "Send to many" form carries (its one-time token follows). */
 const CONSOLE_BATCH_KEY = 'console-batch-';
@@ -137,7 +138,7 @@ export class ConsoleCampaignsController {
     );
     const counts = new Map<string, number>();
     for (const m of messages) counts.set(m.status, (counts.get(m.status) ?? 0) + 1);
-    const settled = messages.filter((m) => FINAL_MESSAGE_STATUSES.has(m.status)).length;
+    const settled = messages.filter((m) => isTerminal(m.status)).length;
     const done = !awaitingOutcome(messages, Date.now());
     await this.render(request, reply, 'batch', {
       title: `Batch ${batch.id}`,
@@ -166,7 +167,7 @@ export class ConsoleCampaignsController {
       {
         title: 'Send to many',
         nav: 'send-many',
-        smsLeft: await this.smsLeft(walletId),
+        smsLeft: await walletSmsLeft(this.queries, walletId),
         input: extra.upload ?? { sender_id: '', type: 'transactional', message: '', send_at: '' },
         sendAtValue: extra.upload?.send_at ?? '',
         error: extra.error ?? null,
@@ -220,10 +221,6 @@ export class ConsoleCampaignsController {
       },
       status,
     );
-  }
-
-  private async smsLeft(walletId: string): Promise<number> {
-    return (await this.queries.execute(new WalletBalance(walletId)))?.smsLeft ?? 0;
   }
 
   private render(

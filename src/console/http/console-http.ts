@@ -1,5 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import '@fastify/view';
+import type { QueryBus } from '@nestjs/cqrs';
+import { WalletBalance } from '../../wallet/application/queries/wallet-balance.query';
 import type { AccountView } from '../../accounts/projections/accounts.projection';
 import { CookieOptions, readCookie, setCookie } from './cookies';
 import type { ConsoleSession } from '../application/console-sessions.service';
@@ -202,3 +204,8 @@ export const ALREADY_SENT_CODES: ReadonlySet<string> = new Set([
   'idempotency_key_reused',
   'idempotency_request_in_progress',
 ]);
+
+/** What the wallet has left to send, as the pages show it (0 before its balance is projected). */
+export async function walletSmsLeft(queries: QueryBus, walletId: string): Promise<number> {
+  return (await queries.execute(new WalletBalance(walletId)))?.smsLeft ?? 0;
+}

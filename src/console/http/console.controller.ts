@@ -16,7 +16,6 @@ import { MessagesPage } from '../../messaging/application/queries/messages-page.
 import type { ApiMessage } from '../../messaging/projections/messages.projection';
 import { DomainError } from '../../shared/domain-error';
 import { formatMoney } from '../../shared/money';
-import { WalletBalance } from '../../wallet/application/queries/wallet-balance.query';
 import { WalletEventsPage } from '../../wallet/application/queries/wallet-events-page.query';
 import { WebhookEndpointsList } from '../../webhooks/application/queries/webhook-endpoints-list.query';
 import { ChooseEnvironment } from '../application/commands/choose-environment.command';
@@ -48,6 +47,7 @@ import {
   redirect,
   renderPage,
   sendFormInput,
+  walletSmsLeft,
 } from './console-http';
 import { FormReplays } from './form-replays';
 import { awaitingOutcome, formSendAt, REFRESH_SECONDS } from './outcome-refresh';
@@ -90,7 +90,7 @@ export class ConsoleController {
   async overview(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     const { walletId, environment } = signedIn(request);
     const [smsLeft, recent, activity] = await Promise.all([
-      this.smsLeft(walletId),
+      walletSmsLeft(this.queries, walletId),
       this.queries.execute(new MessagesPage({ walletId, environment }, 5)),
       this.queries.execute(new MessageActivity(walletId)),
     ]);
@@ -257,7 +257,7 @@ export class ConsoleController {
       {
         title: 'Send a message',
         nav: 'send',
-        smsLeft: await this.smsLeft(walletId),
+        smsLeft: await walletSmsLeft(this.queries, walletId),
         input: extra.input ?? { to: '', sender_id: '', message: '', type: 'transactional' },
         sendAtValue: formSendAt(extra.input?.send_at),
         error: extra.error ?? null,
@@ -408,7 +408,7 @@ export class ConsoleController {
       checkoutEnvironment: found.environment,
       packageName: pkg?.name ?? found.checkout.package_id,
       price: formatMoney(found.checkout.amount, found.checkout.currency),
-      smsLeft: await this.smsLeft(account.wallets[found.environment]),
+      smsLeft: await walletSmsLeft(this.queries, account.wallets[found.environment]),
       final,
       refreshSeconds: final ? null : REFRESH_SECONDS,
     });
@@ -428,7 +428,7 @@ export class ConsoleController {
       {
         title: 'Buy credits',
         nav: 'buy',
-        smsLeft: await this.smsLeft(walletId),
+        smsLeft: await walletSmsLeft(this.queries, walletId),
         packages: this.config.packages.map((p) => ({ ...p, price: formatMoney(p.amount, p.currency) })),
         error,
       },
@@ -474,11 +474,6 @@ export class ConsoleController {
       nav: 'webhooks',
       endpoints: endpoints.data,
     });
-  }
-
-  /** What the wallet has left to send, as the header shows it (0 before its balance is projected). */
-  private async smsLeft(walletId: string): Promise<number> {
-    return (await this.queries.execute(new WalletBalance(walletId)))?.smsLeft ?? 0;
   }
 
   /**

@@ -1,13 +1,7 @@
+import { isTerminal } from '../../messaging/domain/message.decider';
+
 /** While an outcome is not final, its page reloads itself this often (a meta refresh: works without JavaScript). */
 export const REFRESH_SECONDS = 2;
-
-/** A message's outcomes that no longer change. */
-export const FINAL_MESSAGE_STATUSES: ReadonlySet<string> = new Set([
-  'DELIVERED',
-  'FAILED',
-  'EXPIRED',
-  'CANCELED',
-]);
 
 /**
  * A scheduled message is watched only once it is this close to its send_at: a page for a message
@@ -23,7 +17,7 @@ export interface ShownMessage {
 /** Whether a page showing these messages should reload itself: one of them is about to change. */
 export function awaitingOutcome(messages: readonly ShownMessage[], now: number): boolean {
   return messages.some((m) => {
-    if (FINAL_MESSAGE_STATUSES.has(m.status)) return false;
+    if (isTerminal(m.status)) return false;
     if (m.status !== 'SCHEDULED' || !m.send_at) return true;
     return Date.parse(m.send_at) - now <= WATCH_SCHEDULED_WITHIN_MS;
   });

@@ -60,10 +60,13 @@ export function validateBatchInput(
   }
   const sendAt = validateSendAt(input.send_at, now);
   if (!sendAt.ok) return sendAt;
-  const items = input.messages.map((item, index) => validateItem(input, item, index, routes));
-  if (sendAt.value === null) return ok(items);
   const at = sendAt.value;
-  return ok(items.map((item) => (item.ok ? ok({ ...item.value, sendAt: at }) : item)));
+  return ok(
+    input.messages.map((item, index) => {
+      const checked = validateItem(input, item, index, routes);
+      return checked.ok && at !== null ? ok({ ...checked.value, sendAt: at }) : checked;
+    }),
+  );
 }
 
 function validateItem(

@@ -42,7 +42,8 @@ export type MessageState =
 
 export const initialState = (): MessageState => ({ status: 'NONE' });
 
-export const isTerminal = (status: MessageState['status']): status is FinalStatus | 'CANCELED' | 'REJECTED' =>
+/** A status nothing follows (the API's final statuses, CANCELED, and a never-accepted REJECTED). */
+export const isTerminal = (status: string): status is FinalStatus | 'CANCELED' | 'REJECTED' =>
   status === 'DELIVERED' ||
   status === 'FAILED' ||
   status === 'EXPIRED' ||

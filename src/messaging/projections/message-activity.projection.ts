@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { ReservationCaptured } from '../../wallet/domain/wallet.events';
-import type { MessageStatus } from '../domain/message.decider';
+import { isTerminal, type MessageStatus } from '../domain/message.decider';
 import type { MessageEvent } from '../domain/message.events';
 
 /**
@@ -63,8 +63,6 @@ function nextStatus(event: MessageEvent, current: MessageStatus): MessageStatus 
   }
 }
 
-const FINAL: ReadonlySet<MessageStatus> = new Set(['DELIVERED', 'FAILED', 'EXPIRED', 'CANCELED']);
-
 async function change(
   view: ProjectionView,
   walletId: string,
@@ -111,7 +109,7 @@ async function applyMessage(recorded: RecordedEvent, view: ProjectionView): Prom
   const status = nextStatus(event, open.status);
   if (!status || status === open.status) return;
   await change(view, open.walletId, open.day, (d) => moved(d, open.carrier, open.status, status));
-  if (FINAL.has(status)) view.delete(ACTIVITY_OPEN, messageId);
+  if (isTerminal(status)) view.delete(ACTIVITY_OPEN, messageId);
   else view.put(ACTIVITY_OPEN, messageId, { ...open, status, revision: recorded.revision.toString() });
 }
 
