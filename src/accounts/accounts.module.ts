@@ -1,3 +1,4 @@
+import { AccountEmailHandler } from './application/queries/account-email.handler';
 import { Global, Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletModule } from '../wallet/wallet.module';
@@ -27,6 +28,7 @@ import { accountsProjection } from './projections/accounts.projection';
     MintApiKeyHandler,
     RevokeApiKeyHandler,
     AccountByEmailHandler,
+    AccountEmailHandler,
     AccountByCredentialsHandler,
     ApiKeysHandler,
     PrincipalByApiKeyHandler,
