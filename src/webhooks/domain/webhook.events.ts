@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.expired',
   'message.received',
   'checkout.succeeded',
+  'wallet.balance_low',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -83,7 +84,10 @@ export interface WebhookEventObject {
   readonly object: 'event';
   readonly type: WebhookEventType;
   readonly created_at: string;
-  /** Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound message has one (1). */
+  /**
+   * Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound
+   * message and a low-balance alert have one (1).
+   */
   readonly sequence: number;
   readonly data: Record<string, unknown>;
 }
