@@ -67,7 +67,7 @@ export interface AppConfig {
   readonly packages: readonly CreditPackage[];
   /** `CARRIER_<NAME>_URL` connections for LIVE sends, by carrier name in upper case. */
   readonly carrierUrls: Readonly<Record<string, string>>;
-  readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string };
+  readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string; readonly timeoutMs: number };
   readonly checkoutTtlMs: number;
   /**
    * How long the provider's answer about one checkout's payment is reused by the hosted pages'
@@ -143,6 +143,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     paystack: {
       secretKey: env.PAYSTACK_SECRET_KEY || null,
       baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
+      timeoutMs: Math.max(1, envInt(env, 'PAYSTACK_TIMEOUT_MS', 15_000)),
     },
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
     paymentVerifyCacheMs: envInt(env, 'PAYMENT_VERIFY_CACHE_MS', 5_000),
