@@ -1,4 +1,4 @@
-import { formatDate, formatTime, formatWait, plural } from './wording';
+import { formatDate, formatTime, formatWait, label, plural } from './wording';
 
 describe('wording', () => {
   it.each([
@@ -22,6 +22,13 @@ describe('wording', () => {
   it('shows a day', () => {
     expect(formatDate('2026-11-25')).toBe('25 Nov 2026');
     expect(formatDate('2026-11-25T23:59:00Z')).toBe('25 Nov 2026');
+  });
+
+  it('labels API values', () => {
+    expect(label('transactional')).toBe('Transactional');
+    expect(label('in_progress')).toBe('In progress');
+    expect(label('DELIVERED')).toBe('Delivered');
+    expect(label(null)).toBe('');
   });
 
   it('words a wait', () => {

@@ -5,7 +5,7 @@ import { formatCount } from './money';
  * mails and its refusals all say "1 credit" and "3 credits", never "credit(s)", and every time
  * in Ghana time (GMT all year, no daylight saving) in one format.
  */
-const ENGLISH = new Intl.PluralRules('en-US');
+const ENGLISH = /* @__PURE__ */ new Intl.PluralRules('en-US');
 
 /**
  * "1 message", "3 messages", "20,000 credits". The plural is the noun with an s unless given
@@ -15,10 +15,18 @@ export function plural(count: number, one: string, other = `${one}s`): string {
   return `${formatCount(count)} ${ENGLISH.select(count) === 'one' ? one : other}`;
 }
 
+/** A value of the API as a label: "transactional" is "Transactional", "in_progress" "In progress". */
+export function label(value: string | null | undefined): string {
+  if (!value) return '';
+  const words = value.replace(/_/g, ' ').toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
 /** The zone every time is shown in, named once on each page (Ghana keeps GMT all year). */
 export const TIME_ZONE_NAME = 'Ghana time (GMT)';
 
-const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
+// Pure annotations: the console's browser bundle takes `plural` from here and drops these.
+const DATE_TIME = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
   day: 'numeric',
   month: 'short',
@@ -27,7 +35,7 @@ const DATE_TIME = new Intl.DateTimeFormat('en-GB', {
   minute: '2-digit',
   hourCycle: 'h23',
 });
-const DATE = new Intl.DateTimeFormat('en-GB', {
+const DATE = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
   day: 'numeric',
   month: 'short',

@@ -22,7 +22,9 @@ import {
   creditsPerDayChart,
   deliveryRateChart,
   formatRate,
+  activityTotals,
   messagesPerDayChart,
+  overallDelivery,
   STACK_ORDER,
 } from './activity-charts';
 import { safeNext, signedIn } from './console-auth';
@@ -80,10 +82,13 @@ export class ConsoleController {
     await this.page.render(request, reply, 'overview', {
       title: 'Overview',
       nav: 'overview',
-      walletId,
       smsLeft,
       messages: recent.data,
       activity,
+      totals: activityTotals(activity.days),
+      overall: overallDelivery(activity.carriers),
+      // A wallet that never sent anything is told where to start instead of shown empty charts.
+      firstSteps: recent.data.length === 0,
       charts: {
         messages: messagesPerDayChart(activity.days),
         delivery: deliveryRateChart(activity.carriers),
