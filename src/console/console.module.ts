@@ -16,6 +16,7 @@ import { VisitorBySessionHandler } from './application/queries/visitor-by-sessio
 import { ConsoleAssetsController } from './http/console-assets.controller';
 import { ConsoleAuthController } from './http/console-auth.controller';
 import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-auth';
+import { ConsolePage, ConsolePermissionGuard } from './http/console-page';
 import { ConsoleController } from './http/console.controller';
 import { ConsoleCampaignsController } from './http/console-campaigns.controller';
 import { ConsoleComplianceController } from './http/console-compliance.controller';
@@ -42,6 +43,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleVisitor,
     ConsoleCsrfGuard,
     SignedInGuard,
+    ConsolePermissionGuard,
+    ConsolePage,
     { provide: OneTimeFlash, useFactory: () => new OneTimeFlash() },
     { provide: FormReplays, useFactory: () => new FormReplays() },
     { provide: SignInThrottle, useFactory: () => new SignInThrottle() },

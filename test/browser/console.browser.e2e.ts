@@ -5,6 +5,7 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { formatTime } from '../../src/shared/wording';
 import { freePort, request, startTestApp, TestApp } from '../support/test-app';
 
 const CHROMIUM = '/usr/bin/chromium';
@@ -17,6 +18,19 @@ const describeBrowser = hasChromium ? describe : describe.skip;
 // A slow, busy machine: generous limits everywhere, and waits on conditions, never on time.
 jest.setTimeout(240_000);
 const UI_TIMEOUT = 30_000;
+
+/** The smallest text size of the overview's charts as drawn, in CSS pixels (font size × the SVG's scale). */
+const smallestChartText = (p: Page) =>
+  p.$$eval('svg.chart text', (texts) => {
+    // In the page: the DOM's own types are not in this project's TypeScript library.
+    const view = globalThis as unknown as { getComputedStyle(element: unknown): { fontSize: string } };
+    return Math.min(
+      ...texts.map((text) => {
+        const scale = (text as unknown as { getScreenCTM(): { a: number } | null }).getScreenCTM()?.a ?? 0;
+        return parseFloat(view.getComputedStyle(text).fontSize) * scale;
+      }),
+    );
+  });
 
 /**
  * Waits until the element shows `text`, across the page's own reloads (a page whose outcome is
@@ -168,6 +182,8 @@ describeBrowser('web console in a browser', () => {
     await page.goto(url('/console'));
     expect(await smsLeft()).toBe(99);
     expect(await page.locator('table.stack').textContent()).toContain('+233200000001');
+    // Every chart's text stays readable at phone width.
+    expect(await smallestChartText(page)).toBeGreaterThanOrEqual(11);
     await shot('overview');
   });
 
@@ -212,7 +228,7 @@ describeBrowser('web console in a browser', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/console\/messages\/msg_/);
     expect(await page.locator('dt:text-is("Encoding") + dd').textContent()).toBe(
-      `${quote.body.encoding}, ${quote.body.segments} segment(s), ${quote.body.credits} credit(s)`,
+      `${quote.body.encoding}, ${quote.body.segments} segment${quote.body.segments === 1 ? '' : 's'}, ${quote.body.credits} credit${quote.body.credits === 1 ? '' : 's'}`,
     );
   });
 
@@ -328,16 +344,14 @@ describeBrowser('web console in a browser', () => {
     await shot('send-many');
     await page.getByRole('button', { name: 'Preview' }).click();
     await page.waitForURL(/\/console\/send-many\/preview/);
-    expect(await page.locator('#preview-summary').textContent()).toMatch(
-      /3 message\(s\) to send for 3 credit\(s\)/,
-    );
+    expect(await page.locator('#preview-summary').textContent()).toMatch(/3 messages to send for 3 credits/);
     expect(await page.locator('#preview-rows tr.refused').textContent()).toContain('Not sent: to must be');
     expect(await smsLeft()).toBe(before); // a preview reserves nothing
     await shot('send-many-preview');
-    await page.getByRole('button', { name: 'Send 3 message(s)' }).click();
+    await page.getByRole('button', { name: 'Send 3 messages' }).click();
     await page.waitForURL(/\/console\/batches\/bat_/);
     // The page refreshes itself until every message of the batch is final.
-    await waitForText(page, '#batch-progress', /^3 of 3 message\(s\) final; 1 refused/);
+    await waitForText(page, '#batch-progress', /^3 of 3 messages final; 1 refused/);
     expect(await page.locator('#status-counts').textContent()).toMatch(/DELIVERED\s+2[\s\S]*FAILED\s+1/);
     expect(await page.locator('#batch-refusals').textContent()).toContain('messages[2].to');
     await shot('batch');
@@ -354,7 +368,8 @@ describeBrowser('web console in a browser', () => {
     await page.getByRole('button', { name: 'Send' }).click();
     await page.waitForURL(/\/console\/messages\/msg_/);
     expect(await page.locator('#message-status').textContent()).toBe('SCHEDULED');
-    expect(await page.locator('#send-at').textContent()).toContain(`${tomorrow.replace('T', ' ')} GMT`);
+    // Shown in the console's one format (Ghana time, named in the footer).
+    expect(await page.locator('#send-at').textContent()).toContain(formatTime(`${tomorrow}:00Z`));
     await shot('scheduled');
     await page.getByRole('button', { name: 'Cancel this message' }).click();
     await waitForText(page, '#message-status', 'CANCELED');
@@ -385,6 +400,7 @@ describeBrowser('web console in a browser', () => {
           )
           .textContent(),
       ).toBe(delivered);
+      expect(await smallestChartText(p)).toBeGreaterThanOrEqual(11);
       await shot('overview-desktop', p);
     } finally {
       await desktop.close();

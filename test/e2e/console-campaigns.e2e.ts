@@ -56,8 +56,8 @@ describe('console: Send to many (a CSV file as one batch)', () => {
     ].join('\r\n');
     const page = await upload(csv, { message: 'The common message' });
     expect(page.status).toBe(200);
-    expect(page.html).toMatch(/<strong>2<\/strong> message\(s\) to send for <strong>2<\/strong> credit\(s\)/);
-    expect(page.html).toContain('<strong>2</strong> row(s) will not be sent');
+    expect(page.html).toMatch(/<strong>2 messages<\/strong> to send for <strong>2 credits<\/strong>/);
+    expect(page.html).toContain('<strong>2 rows</strong> will not be sent');
     expect(page.html).toContain('Not sent: to must be a Ghana number of +233 and 9 digits');
     expect(page.html).toContain('Line 5: Expected two columns (to,message), found 3.');
     expect(page.html).toContain('The common message');
@@ -96,7 +96,7 @@ describe('console: Send to many (a CSV file as one batch)', () => {
       page = await browser.go('GET', answers[0].location!);
     }
     expect(page.html).not.toContain('http-equiv="refresh"');
-    expect(page.html).toMatch(/<strong>3<\/strong> of <strong>3<\/strong> message\(s\) final/);
+    expect(page.html).toMatch(/<strong>3<\/strong> of <strong>3 messages<\/strong> final/);
     expect(page.html).toMatch(/DELIVERED<\/span> 2/);
     expect(page.html).toMatch(/FAILED<\/span> 1/);
   });

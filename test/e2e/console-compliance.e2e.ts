@@ -34,7 +34,8 @@ describe('console: Compliance', () => {
       sender_id: 'Console Co',
       sample_message: 'Hi',
     });
-    expect(again.status).toBe(400);
+    // The form again, with the use case's refusal and its status (a conflict: already pending).
+    expect(again.status).toBe(409);
     expect(again.html).toContain('already pending');
   });
 

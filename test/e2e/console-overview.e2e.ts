@@ -1,6 +1,7 @@
 import { CommandBus } from '@nestjs/cqrs';
 import type { Clock } from '../../src/shared/clock';
 import { CLOCK } from '../../src/shared/clock';
+import { formatDate } from '../../src/shared/wording';
 import { RebuildProjections } from '../../src/shared/projections/rebuild-projections.command';
 import { ConsoleBrowser } from '../support/console-form';
 import { createMerchant, Merchant } from '../support/merchant';
@@ -128,7 +129,7 @@ describe('console overview: messages per day, delivery per carrier, credits per 
     }
     expect(overview).toMatch(
       new RegExp(
-        `<tr data-day="${yesterday}"><th scope="row">${yesterday}</th><td data-bucket="delivered">2</td><td data-bucket="failed">4</td>`,
+        `<tr data-day="${yesterday}"><th scope="row"><time datetime="${yesterday}">${formatDate(yesterday)}</time></th><td data-bucket="delivered">2</td><td data-bucket="failed">4</td>`,
       ),
     );
 

@@ -8,6 +8,7 @@ import * as checkout from '../domain/checkout.decider';
 import { checkoutStream } from '../domain/checkout.events';
 import { CheckoutPayments } from './checkout-payments.service';
 import { OPEN_CHECKOUTS, OPEN_PARTITION, OpenCheckoutView } from '../projections/checkouts.projection';
+import { plural } from '../../shared/wording';
 
 /**
  * Records CheckoutExpired for unpaid checkouts past their time, every so often. Reads already
@@ -68,7 +69,7 @@ export class CheckoutExpirySweeper implements OnApplicationBootstrap, OnModuleDe
       this.metrics.finished(checkout.finishedBy(result));
       if (result.ok && result.value.events.length > 0) expired++;
     }
-    if (expired > 0) this.logger.log(`expired ${expired} unpaid checkout(s)`);
+    if (expired > 0) this.logger.log(`expired ${plural(expired, 'unpaid checkout')}`);
     return expired;
   }
 

@@ -4,7 +4,8 @@ import {
   deliveryRateChart,
   formatRate,
   messagesPerDayChart,
-  niceMax,
+  overallDelivery,
+  axisTicks,
 } from './activity-charts';
 
 const day = (d: string, m: Partial<ActivityDay['messages']>, creditsSpent = 0): ActivityDay => ({
@@ -34,7 +35,7 @@ describe('activity charts', () => {
 
   it('stacks one rect per non-zero status per day, delivered at the bottom, heights in proportion', () => {
     const svg = messagesPerDayChart(days);
-    expect(svg).toMatch(/^<svg class="chart" viewBox="0 0 560 200"[^>]*aria-hidden="true"/);
+    expect(svg).toMatch(/^<svg class="chart chart-wide" viewBox="0 0 560 200"[^>]*aria-hidden="true"/);
     const bars = rects(svg);
     expect(bars.map((b) => [b.day, b.bucket, b.count])).toEqual([
       ['2026-05-01', 'delivered', 3],
@@ -42,10 +43,10 @@ describe('activity charts', () => {
       ['2026-05-03', 'expired', 2],
       ['2026-05-03', 'in_progress', 4],
     ]);
-    // The axis tops at 10 (6 at most): 160 px of plot, so 16 px a message; stacked upwards.
-    expect(bars[0]).toMatchObject({ y: 128, height: 48 });
-    expect(bars[1]).toMatchObject({ y: 112, height: 16 });
-    expect(svg).toContain('<title>2026-05-03: 4 not final yet</title>');
+    // The axis tops at 6 (6 at most, steps of 2): 158 units of plot, so 26.3 a message; stacked upwards.
+    expect(bars[0]).toMatchObject({ y: 95, height: 79 });
+    expect(bars[1]).toMatchObject({ y: 68.7, height: 26.3 });
+    expect(svg).toContain('<title>3 May 2026: 4 not final yet</title>');
   });
 
   it('draws credits per day with separators in labels', () => {
@@ -55,7 +56,7 @@ describe('activity charts', () => {
       ['2026-05-03', 1200],
     ]);
     expect(svg).toContain('1,200 credits');
-    expect(svg).toContain('>2,000</text>'); // the axis top
+    expect(svg).toContain('>1,500</text>'); // the axis top
   });
 
   it('draws the delivery rate per carrier, escaping names, and a dash before any outcome', () => {
@@ -70,7 +71,37 @@ describe('activity charts', () => {
     expect(formatRate(null)).toBe('–');
   });
 
-  it('rounds the axis up to 1, 2 or 5 times a power of ten', () => {
-    expect([0, 1, 3, 6, 10, 11, 150, 999].map(niceMax)).toEqual([1, 1, 5, 10, 10, 20, 200, 1000]);
+  it('puts gridlines at whole numbers only, in steps of 1, 2 or 5 times a power of ten', () => {
+    expect(axisTicks(0)).toEqual({ top: 1, ticks: [0, 1] });
+    expect(axisTicks(1)).toEqual({ top: 1, ticks: [0, 1] });
+    expect(axisTicks(3)).toEqual({ top: 3, ticks: [0, 1, 2, 3] });
+    expect(axisTicks(5)).toEqual({ top: 5, ticks: [0, 1, 2, 3, 4, 5] });
+    expect(axisTicks(7)).toEqual({ top: 8, ticks: [0, 2, 4, 6, 8] });
+    expect(axisTicks(150)).toEqual({ top: 150, ticks: [0, 50, 100, 150] });
+    expect(axisTicks(999).top).toBe(1000);
+    for (const max of [0, 1, 2, 3, 4, 5, 6, 7, 9, 11, 23, 99, 101, 1234, 98765]) {
+      const { top, ticks } = axisTicks(max);
+      expect(top).toBeGreaterThanOrEqual(max);
+      expect(ticks.length).toBeLessThanOrEqual(6);
+      expect(ticks.every(Number.isInteger)).toBe(true);
+    }
+  });
+
+  it('labels a first day of one message 0 and 1, never a truncated half', () => {
+    const svg = messagesPerDayChart([day('2026-05-01', { delivered: 1 })]);
+    expect([...svg.matchAll(/<text class="axis"[^>]*text-anchor="end">([^<]*)</g)].map((m) => m[1])).toEqual([
+      '0',
+      '1',
+    ]);
+  });
+
+  it('sums every carrier for the headline rate', () => {
+    expect(
+      overallDelivery([
+        { carrier: 'MTN', delivered: 9, outcomes: 10, rate: 0.9 },
+        { carrier: 'AT', delivered: 1, outcomes: 10, rate: 0.1 },
+      ]),
+    ).toMatchObject({ delivered: 10, outcomes: 20, rate: 0.5 });
+    expect(overallDelivery([]).rate).toBeNull();
   });
 });

@@ -4,6 +4,7 @@ import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../shared/domain-error';
+import { formatWait } from '../../shared/wording';
 import { PerAddressRateLimit } from '../../shared/http/rate-limiter';
 import { SignIn } from '../application/commands/sign-in.command';
 import { SignOut } from '../application/commands/sign-out.command';
@@ -74,7 +75,7 @@ export class ConsoleAuthController {
       throw new ConsolePageError(
         429,
         'Too many sign-in attempts',
-        `Sign-in for this email is paused after repeated failures. Try again in ${Math.ceil(signedIn.retryAfterSeconds / 60)} minute(s).`,
+        `Sign-in for this email is paused after repeated failures. Try again in ${formatWait(signedIn.retryAfterSeconds)}.`,
         { 'retry-after': String(signedIn.retryAfterSeconds) },
       );
     }
@@ -110,7 +111,7 @@ export class ConsoleAuthController {
       throw new ConsolePageError(
         429,
         'Too many sign-ups',
-        `Too many accounts were created from your address. Try again in ${Math.ceil(retryAfter / 60)} minute(s).`,
+        `Too many accounts were created from your address. Try again in ${formatWait(retryAfter)}.`,
         { 'retry-after': String(retryAfter) },
       );
     }

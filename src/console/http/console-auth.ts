@@ -35,6 +35,7 @@ export class ConsoleVisitor {
     if (visitor) {
       request.consoleSession = visitor.session;
       request.consoleAccount = visitor.account;
+      request.consoleRole = visitor.role;
     }
   }
 }
@@ -85,6 +86,7 @@ export function signedIn(request: ConsoleRequest) {
   return {
     session: request.consoleSession,
     account: request.consoleAccount,
+    role: request.consoleRole ?? 'viewer',
     environment,
     walletId,
     /** Who a send from this page is: the session's wallet, as an API key of it would be. */

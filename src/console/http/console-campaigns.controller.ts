@@ -1,36 +1,23 @@
-import { Body, Controller, Get, Inject, Param, Post, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Get, Param, Post, Req, Res } from '@nestjs/common';
 import { RouteConfig } from '@nestjs/platform-fastify';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { SendBatch } from '../../messaging/application/commands/send-batch.command';
 import { BatchById } from '../../messaging/application/queries/batch-by-id.query';
 import { BatchQuote, BatchQuoteView } from '../../messaging/application/queries/batch-quote.query';
 import type { BatchInput } from '../../messaging/domain/batch-input';
 import { isTerminal } from '../../messaging/domain/message.decider';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, invalid } from '../../shared/domain-error';
 import { parseRecipientsCsv, RecipientsFile } from './recipients-csv';
-import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
+import { signedIn } from './console-auth';
 import { SendManyConfirmForm, SendManyUploadForm } from './console-forms.dto';
-import {
-  ALREADY_SENT_CODES,
-  ConsolePageError,
-  ConsoleRequest,
-  field,
-  formToken,
-  rawField,
-  redirect,
-  renderPage,
-  walletSmsLeft,
-} from './console-http';
+import { ConsoleRequest, field, rawField, walletSmsLeft } from './console-http';
+import { ConsolePage, ConsolePages, FormRefusal, Requires } from './console-page';
 import { MAX_UPLOAD_BYTES, UPLOAD_PROBLEM_FIELD } from './multipart-form';
 import { awaitingOutcome, REFRESH_SECONDS, sendAtFromForm } from './outcome-refresh';
 
 /** The prefix of the Idempotency-Key a "Send to many" form carries (its one-time token follows). */
 const CONSOLE_BATCH_KEY = 'console-batch-';
-/** What the send page shows of a refusal of the whole batch (a 400 or 402), next to the form. */
-const SHOWN_KINDS = ['invalid_request', 'insufficient_credit', 'unprocessable'];
 
 const UPLOAD_PROBLEMS: Record<string, string> = {
   too_large: `The file is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB. One batch takes up to 1,000 rows: split it into several files.`,
@@ -52,23 +39,23 @@ interface UploadedBatch {
  * refusal from the same checks (a batch quote) before anything is reserved; then the batch's
  * progress.
  */
-@ApiExcludeController()
-@UseGuards(ConsoleCsrfGuard, SignedInGuard)
-@Controller('console')
+@ConsolePages()
 export class ConsoleCampaignsController {
   constructor(
+    private readonly page: ConsolePage,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('send-many')
+  @Requires('send')
   async sendManyPage(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.renderUpload(request, reply, {});
   }
 
   /** The upload (multipart): read the file, quote every row, show the preview. Nothing is reserved. */
   @Post('send-many/preview')
+  @Requires('send')
   async preview(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
@@ -76,7 +63,8 @@ export class ConsoleCampaignsController {
   ): Promise<void> {
     const upload = uploadedBatch(body, 'file');
     const problem = rawField(body, UPLOAD_PROBLEM_FIELD);
-    if (problem) return this.renderUpload(request, reply, { upload, error: UPLOAD_PROBLEMS[problem] }, 413);
+    if (problem)
+      return this.renderUpload(request, reply, { upload, error: UPLOAD_PROBLEMS[problem], status: 413 });
     await this.renderPreview(request, reply, upload);
   }
 
@@ -85,35 +73,32 @@ export class ConsoleCampaignsController {
    * token. URL-encoding can triple a file's size, hence the route's own body limit.
    */
   @Post('send-many')
+  @Requires('send')
   @RouteConfig({ bodyLimit: 3 * MAX_UPLOAD_BYTES + 64 * 1024 })
   async sendMany(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: SendManyConfirmForm,
   ): Promise<void> {
-    const token = formToken(body);
     const upload = uploadedBatch(body, 'csv');
     const file = parseRecipientsCsv(upload.csv);
-    if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused }, 400);
     const { sender } = signedIn(request);
-    let batchId: string;
-    try {
-      const sent = await this.commands.execute(
-        new SendBatch(sender, batchInput(upload, file), `${CONSOLE_BATCH_KEY}${token}`),
-      );
-      batchId = sent.batch.id;
-    } catch (error) {
-      if (error instanceof DomainError && ALREADY_SENT_CODES.has(error.code)) throw alreadySentPage();
-      if (!(error instanceof DomainError) || !SHOWN_KINDS.includes(error.kind)) throw error;
-      return this.renderPreview(
-        request,
-        reply,
-        upload,
-        error.message,
-        error.kind === 'insufficient_credit' ? 402 : 400,
-      );
-    }
-    redirect(reply, `/console/batches/${encodeURIComponent(batchId)}`);
+    await this.page.submit(request, reply, body, {
+      act: async (token) => {
+        if (file.refused) throw invalid('invalid_file', file.refused);
+        const sent = await this.commands.execute(
+          new SendBatch(sender, batchInput(upload, file), `${CONSOLE_BATCH_KEY}${token}`),
+        );
+        return `/console/batches/${encodeURIComponent(sent.batch.id)}`;
+      },
+      refused: (refusal) =>
+        file.refused
+          ? this.renderUpload(request, reply, { upload, error: refusal.message, status: refusal.status })
+          : this.renderPreview(request, reply, upload, refusal),
+      shows: ['invalid_request', 'insufficient_credit', 'unprocessable'],
+      alreadySent:
+        'This file was already sent once from this preview, so it was not sent again. See Messages for what was sent.',
+    });
   }
 
   @Get('batches/:id')
@@ -123,13 +108,7 @@ export class ConsoleCampaignsController {
     @Param('id') id: string,
   ): Promise<void> {
     const { sender } = signedIn(request);
-    let batch;
-    try {
-      batch = await this.queries.execute(new BatchById(id, sender));
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundPage();
-      throw error;
-    }
+    const batch = await this.page.found(() => this.queries.execute(new BatchById(id, sender)), 'batch');
     const messages = batch.data.flatMap((slot) => ('message' in slot ? [slot.message] : []));
     const refusals = batch.data.flatMap((slot, index) =>
       'error' in slot
@@ -140,7 +119,7 @@ export class ConsoleCampaignsController {
     for (const m of messages) counts.set(m.status, (counts.get(m.status) ?? 0) + 1);
     const settled = messages.filter((m) => isTerminal(m.status)).length;
     const done = !awaitingOutcome(messages, Date.now());
-    await this.render(request, reply, 'batch', {
+    await this.page.render(request, reply, 'batch', {
       title: `Batch ${batch.id}`,
       nav: 'send-many',
       batch,
@@ -156,11 +135,10 @@ export class ConsoleCampaignsController {
   private async renderUpload(
     request: ConsoleRequest,
     reply: FastifyReply,
-    extra: { upload?: UploadedBatch; error?: string; errorParam?: string | null },
-    status = 200,
+    extra: { upload?: UploadedBatch; error?: string; errorParam?: string | null; status?: number },
   ): Promise<void> {
     const { walletId } = signedIn(request);
-    await this.render(
+    await this.page.render(
       request,
       reply,
       'send-many',
@@ -173,7 +151,7 @@ export class ConsoleCampaignsController {
         error: extra.error ?? null,
         errorParam: extra.errorParam ?? null,
       },
-      status,
+      extra.status,
     );
   }
 
@@ -181,11 +159,10 @@ export class ConsoleCampaignsController {
     request: ConsoleRequest,
     reply: FastifyReply,
     upload: UploadedBatch,
-    sendError: string | null = null,
-    status = 200,
+    sendRefusal?: FormRefusal,
   ): Promise<void> {
     const file = parseRecipientsCsv(upload.csv);
-    if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused }, 400);
+    if (file.refused) return this.renderUpload(request, reply, { upload, error: file.refused, status: 400 });
     const { sender } = signedIn(request);
     let quote: BatchQuoteView;
     try {
@@ -193,19 +170,19 @@ export class ConsoleCampaignsController {
     } catch (error) {
       // A refusal of the whole batch (sender ID, type, the common message): back to the form.
       if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
-      return this.renderUpload(
-        request,
-        reply,
-        { upload, error: error.message, errorParam: error.param ?? null },
-        400,
-      );
+      return this.renderUpload(request, reply, {
+        upload,
+        error: error.message,
+        errorParam: error.param ?? null,
+        status: 400,
+      });
     }
     const rows = file.rows.map((row, index) => ({
       ...row,
       message: row.message ?? upload.message,
       quote: quote.items[index],
     }));
-    await this.render(
+    await this.page.render(
       request,
       reply,
       'send-many-preview',
@@ -217,20 +194,10 @@ export class ConsoleCampaignsController {
         problems: file.problems,
         quote,
         sendAt: sendAtFromForm(upload.send_at) ?? null,
-        sendError,
+        sendError: sendRefusal?.message ?? null,
       },
-      status,
+      sendRefusal?.status,
     );
-  }
-
-  private render(
-    request: ConsoleRequest,
-    reply: FastifyReply,
-    view: string,
-    model: { title: string; [key: string]: unknown },
-    status = 200,
-  ) {
-    return renderPage(request, reply, this.config.publicUrl, view, model, status);
   }
 }
 
@@ -258,12 +225,3 @@ function batchInput(upload: UploadedBatch, file: RecipientsFile): BatchInput {
     ),
   };
 }
-
-const alreadySentPage = () =>
-  new ConsolePageError(
-    409,
-    'This batch was already sent',
-    'This file was already sent once from this preview, so it was not sent again. See Messages for what was sent.',
-  );
-
-const notFoundPage = () => new ConsolePageError(404, 'Not found', 'There is no such batch in your account.');

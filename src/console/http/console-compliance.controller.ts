@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Inject, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Get, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { AddOptOut, RemoveOptOut } from '../../compliance/application/commands/change-opt-out.command';
 import { RequestSenderId } from '../../compliance/application/commands/request-sender-id.command';
@@ -9,16 +8,15 @@ import {
   OptOutsPage,
   SenderIdsList,
 } from '../../compliance/application/queries/compliance-lists.query';
-import { APP_CONFIG, AppConfig } from '../../config/app-config';
-import { DomainError } from '../../shared/domain-error';
-import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
+import { signedIn } from './console-auth';
 import { CompliancePageQuery, OptOutForm, SenderIdRequestForm } from './console-compliance.forms';
-import { ConsoleRequest, field, formToken, rawField, redirect, renderPage } from './console-http';
+import { ConsoleRequest, field, rawField, redirect } from './console-http';
+import { ConsolePage, ConsolePages, Requires } from './console-page';
 
 const INBOUND_PAGE_SIZE = 20;
 const OPT_OUTS_PAGE_SIZE = 50;
 /** The refusals shown next to a form (a 400, 404 or 409 of the use case); anything else is an error page. */
-const SHOWN_KINDS = ['invalid_request', 'not_found', 'conflict'];
+const SHOWN_KINDS = ['invalid_request', 'not_found', 'conflict'] as const;
 
 interface FormProblems {
   readonly senderIdError?: string;
@@ -32,18 +30,16 @@ interface FormProblems {
  * inbound messages and its opt-out list, kept by hand here too. The API's use cases, through
  * the same buses; the operator approves sender IDs and assigns numbers with the CLI.
  */
-@ApiExcludeController()
-@UseGuards(ConsoleCsrfGuard, SignedInGuard)
-@Controller('console')
+@ConsolePages()
 export class ConsoleComplianceController {
   constructor(
+    private readonly page: ConsolePage,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
   @Get('compliance')
-  async page(
+  async compliancePage(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Query() query: CompliancePageQuery,
@@ -52,69 +48,76 @@ export class ConsoleComplianceController {
   }
 
   @Post('compliance/sender-ids')
+  @Requires('develop')
   async requestSenderId(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: SenderIdRequestForm,
   ): Promise<void> {
-    formToken(body);
     const { account } = signedIn(request);
     const form = { sender_id: field(body, 'sender_id'), sample_message: rawField(body, 'sample_message') };
-    const refused = await this.attempt(() =>
-      this.commands.execute(new RequestSenderId(account.id, form.sender_id, form.sample_message)),
-    );
-    if (refused) return this.render(request, reply, {}, { senderIdError: refused, senderIdForm: form }, 400);
-    redirect(reply, '/console/compliance');
+    await this.page.submit(request, reply, body, {
+      act: async () => {
+        await this.commands.execute(new RequestSenderId(account.id, form.sender_id, form.sample_message));
+        return '/console/compliance';
+      },
+      refused: (refusal) =>
+        this.render(
+          request,
+          reply,
+          {},
+          { senderIdError: refusal.message, senderIdForm: form },
+          refusal.status,
+        ),
+      shows: SHOWN_KINDS,
+    });
   }
 
   @Post('compliance/opt-outs')
+  @Requires('send')
   async addOptOut(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: OptOutForm,
   ): Promise<void> {
-    formToken(body);
     const { walletId } = signedIn(request);
     const phoneNumber = field(body, 'phone_number');
-    const refused = await this.attempt(() =>
-      this.commands.execute(new AddOptOut({ walletId, phoneNumber, source: 'console' })),
-    );
-    if (refused)
-      return this.render(
-        request,
-        reply,
-        {},
-        { optOutError: refused, optOutForm: { phone_number: phoneNumber } },
-        400,
-      );
-    redirect(reply, '/console/compliance#opt-outs');
+    await this.page.submit(request, reply, body, {
+      act: async () => {
+        await this.commands.execute(new AddOptOut({ walletId, phoneNumber, source: 'console' }));
+        return '/console/compliance#opt-outs';
+      },
+      refused: (refusal) =>
+        this.render(
+          request,
+          reply,
+          {},
+          { optOutError: refusal.message, optOutForm: { phone_number: phoneNumber } },
+          refusal.status,
+        ),
+      shows: SHOWN_KINDS,
+    });
   }
 
   @Post('compliance/opt-outs/remove')
+  @Requires('send')
   async removeOptOut(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: OptOutForm,
   ): Promise<void> {
-    formToken(body);
     const { walletId } = signedIn(request);
     const phoneNumber = field(body, 'phone_number');
-    // Removed twice (a double click): the second finds nothing to remove, which is what was wanted.
-    await this.attempt(() =>
-      this.commands.execute(new RemoveOptOut({ walletId, phoneNumber, source: 'console' })),
-    );
-    redirect(reply, '/console/compliance#opt-outs');
-  }
-
-  /** The use case's refusal as a sentence for the form, or null when it was done. */
-  private async attempt(run: () => Promise<unknown>): Promise<string | null> {
-    try {
-      await run();
-      return null;
-    } catch (error) {
-      if (error instanceof DomainError && SHOWN_KINDS.includes(error.kind)) return error.message;
-      throw error;
-    }
+    const done = '/console/compliance#opt-outs';
+    await this.page.submit(request, reply, body, {
+      act: async () => {
+        await this.commands.execute(new RemoveOptOut({ walletId, phoneNumber, source: 'console' }));
+        return done;
+      },
+      // Removed twice (a double click): the second finds nothing to remove, which is what was wanted.
+      refused: async () => redirect(reply, done),
+      shows: SHOWN_KINDS,
+    });
   }
 
   private async render(
@@ -134,10 +137,9 @@ export class ConsoleComplianceController {
     ]);
     const lastInbound = inbound.data[inbound.data.length - 1];
     const lastOptOut = optOuts.data[optOuts.data.length - 1];
-    await renderPage(
+    await this.page.render(
       request,
       reply,
-      this.config.publicUrl,
       'compliance',
       {
         title: 'Compliance',

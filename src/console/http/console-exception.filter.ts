@@ -5,8 +5,8 @@ import {
   ConsolePageError,
   ConsoleRedirect,
   ConsoleRequest,
-  csrfTokenForPage,
   isConsolePath,
+  layoutModel,
   pageSecurityHeaders,
 } from './console-http';
 
@@ -82,16 +82,11 @@ export class ConsoleAwareExceptionFilter implements ExceptionFilter {
       }
     }
     const html = await reply.viewAsync('error', {
+      ...layoutModel(request, reply, this.publicUrl()),
       title,
       detail,
       status,
       requestId: String(request.id),
-      nav: '',
-      refreshSeconds: null,
-      account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
-      environment: request.consoleSession?.environment ?? 'TEST',
-      currentPath: request.url,
-      csrf: csrfTokenForPage(request, reply, this.publicUrl()),
     });
     pageSecurityHeaders(reply);
     for (const [name, value] of Object.entries(headers)) reply.header(name, value);

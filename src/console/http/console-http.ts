@@ -10,6 +10,8 @@ import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
 import { randomToken } from '../../shared/ids';
 import { describeCost, messageCost } from '../../messaging/domain/message-cost';
 import { formatCount } from '../../shared/money';
+import { formatDate, formatTime, label, plural, TIME_ZONE_NAME } from '../../shared/wording';
+import { Permission, Role, roleCan } from '../../accounts/domain/roles';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -28,6 +30,8 @@ export function cookieName(base: string, request: FastifyRequest, publicUrl: str
 export type ConsoleRequest = FastifyRequest & {
   consoleSession?: ConsoleSession;
   consoleAccount?: AccountView;
+  /** The signed-in member's role in the account, which every console route checks. */
+  consoleRole?: Role;
   /** The pre-session secret this response uses (set once per request). */
   consolePreSecret?: string;
   consoleVisitorLoaded?: boolean;
@@ -105,11 +109,19 @@ export function pageSecurityHeaders(reply: FastifyReply): void {
 }
 
 /**
- * Helpers every view may call: numbers for people (`it.n(20000)` is "20,000") and the cost of a
- * message body as the send forms show it before the script takes over (`it.costOf(text)`).
+ * Helpers every view may call, so every page words things one way: numbers for people
+ * (`it.n(20000)` is "20,000"), counted nouns (`it.plural(1, 'credit')` is "1 credit"), times and
+ * days in Ghana time (`it.time(iso)`, `it.date(iso)`; the layout names the zone once), API values
+ * as labels (`it.label('transactional')` is "Transactional"), and the
+ * cost of a message body as the send forms show it before the script takes over (`it.costOf(text)`).
  */
 export const VIEW_HELPERS = {
   n: formatCount,
+  plural,
+  time: formatTime,
+  date: formatDate,
+  label,
+  timeZone: TIME_ZONE_NAME,
   costOf: (message: unknown) => {
     const cost = messageCost(typeof message === 'string' ? message : '');
     return { ...cost, text: describeCost(cost) };
@@ -123,6 +135,26 @@ export interface PageModel {
   readonly [key: string]: unknown;
 }
 
+/**
+ * What the layout needs on every page, error pages included: who is signed in and may do what,
+ * the environment, the CSRF token of its forms and the view helpers.
+ */
+export function layoutModel(request: ConsoleRequest, reply: FastifyReply, publicUrl: string) {
+  const role = request.consoleSession ? request.consoleRole : undefined;
+  return {
+    nav: '',
+    refreshSeconds: null,
+    account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
+    environment: request.consoleSession?.environment ?? 'TEST',
+    currentPath: request.url,
+    role: role ?? null,
+    /** Whether the visitor's role may do this: the page hides what the server would refuse. */
+    can: (permission: Permission) => (role ? roleCan(role, permission) : false),
+    ...VIEW_HELPERS,
+    csrf: csrfTokenForPage(request, reply, publicUrl),
+  };
+}
+
 /** Renders a view inside the layout, with what every page needs (who is signed in, environment, CSRF token). */
 export async function renderPage(
   request: ConsoleRequest,
@@ -132,18 +164,8 @@ export async function renderPage(
   model: PageModel,
   status = 200,
 ): Promise<void> {
-  const csrf = csrfTokenForPage(request, reply, publicUrl);
-  const html = await reply.viewAsync(view, {
-    nav: '',
-    refreshSeconds: null,
-    account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
-    environment: request.consoleSession?.environment ?? 'TEST',
-    currentPath: request.url,
-    ...VIEW_HELPERS,
-    ...model,
-    csrf,
-    once: newFormToken(),
-  });
+  const layout = layoutModel(request, reply, publicUrl);
+  const html = await reply.viewAsync(view, { ...layout, ...model, csrf: layout.csrf, once: newFormToken() });
   pageSecurityHeaders(reply);
   await reply.status(status).type('text/html; charset=utf-8').send(html);
 }

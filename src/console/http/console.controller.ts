@@ -1,6 +1,5 @@
-import { Body, Controller, Get, Inject, Param, Post, Query, Req, Res, UseGuards } from '@nestjs/common';
+import { Body, Get, Inject, Param, Post, Query, Req, Res } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { MintApiKey, MintedKey } from '../../accounts/application/commands/mint-api-key.command';
 import { RevokeApiKey } from '../../accounts/application/commands/revoke-api-key.command';
@@ -13,7 +12,6 @@ import { SendMessage } from '../../messaging/application/commands/send-message.c
 import { MessageActivity } from '../../messaging/application/queries/message-activity.query';
 import { MessageById } from '../../messaging/application/queries/message-by-id.query';
 import { MessagesPage } from '../../messaging/application/queries/messages-page.query';
-import type { ApiMessage } from '../../messaging/projections/messages.projection';
 import { DomainError } from '../../shared/domain-error';
 import { formatMoney } from '../../shared/money';
 import { WalletEventsPage } from '../../wallet/application/queries/wallet-events-page.query';
@@ -24,10 +22,13 @@ import {
   creditsPerDayChart,
   deliveryRateChart,
   formatRate,
+  activityTotals,
   messagesPerDayChart,
+  overallDelivery,
   STACK_ORDER,
 } from './activity-charts';
-import { ConsoleCsrfGuard, safeNext, signedIn, SignedInGuard } from './console-auth';
+import { safeNext, signedIn } from './console-auth';
+import { ConsolePage, ConsolePages, FormRefusal, notFoundPage, Requires } from './console-page';
 import {
   BuyCreditsForm,
   CheckoutReturnQuery,
@@ -39,19 +40,14 @@ import {
   SendForm,
 } from './console-forms.dto';
 import {
-  ALREADY_SENT_CODES,
   ConsolePageError,
   ConsoleRequest,
   field,
-  formToken,
   redirect,
-  renderPage,
   sendFormInput,
   walletSmsLeft,
 } from './console-http';
-import { FormReplays } from './form-replays';
 import { awaitingOutcome, formSendAt, REFRESH_SECONDS } from './outcome-refresh';
-import { OneTimeFlash } from './one-time-flash';
 
 const MINTED_KEY_SLOT = 'minted-key';
 const HISTORY_PAGE_SIZE = 50;
@@ -60,29 +56,18 @@ const FINAL_CHECKOUT = new Set(['succeeded', 'failed', 'expired']);
 
 /** The prefix of the Idempotency-Key a console send form carries (its one-time token follows). */
 const CONSOLE_SEND_KEY = 'console-send-';
-const alreadySentPage = () =>
-  new ConsolePageError(
-    409,
-    'This form was already sent',
-    'This send form was already sent once, so it was not sent again. See Messages for what was sent, or open Send for a new message.',
-  );
-
-const notFoundPage = () => new ConsolePageError(404, 'Not found', 'There is no such item in your account.');
 
 /**
  * The signed-in console. Every action is dispatched through the same command and query buses,
  * to the same use cases, as the HTTP API's: keys, sends and messages, checkouts, the wallet's
  * balance and history, webhook endpoints.
  */
-@ApiExcludeController()
-@UseGuards(ConsoleCsrfGuard, SignedInGuard)
-@Controller('console')
+@ConsolePages()
 export class ConsoleController {
   constructor(
+    private readonly page: ConsolePage,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
-    private readonly flash: OneTimeFlash,
-    private readonly replays: FormReplays,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
@@ -94,13 +79,16 @@ export class ConsoleController {
       this.queries.execute(new MessagesPage({ walletId, environment }, 5)),
       this.queries.execute(new MessageActivity(walletId)),
     ]);
-    await this.render(request, reply, 'overview', {
+    await this.page.render(request, reply, 'overview', {
       title: 'Overview',
       nav: 'overview',
-      walletId,
       smsLeft,
       messages: recent.data,
       activity,
+      totals: activityTotals(activity.days),
+      overall: overallDelivery(activity.carriers),
+      // A wallet that never sent anything is told where to start instead of shown empty charts.
+      firstSteps: recent.data.length === 0,
       charts: {
         messages: messagesPerDayChart(activity.days),
         delivery: deliveryRateChart(activity.carriers),
@@ -112,6 +100,7 @@ export class ConsoleController {
   }
 
   @Post('environment')
+  @Requires('read')
   async chooseEnvironment(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
@@ -131,126 +120,117 @@ export class ConsoleController {
 
   @Get('keys')
   async keys(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
-    const { session, account } = signedIn(request);
     // Shown once: taken (and so deleted) by this very read; a reload finds nothing.
-    const minted = this.flash.take<MintedKey>(session.handle, MINTED_KEY_SLOT);
-    await this.renderKeys(request, reply, account.id, { minted });
+    const minted = this.page.takeFlash<MintedKey>(request, MINTED_KEY_SLOT);
+    await this.renderKeys(request, reply, { minted });
   }
 
   @Post('keys')
+  @Requires('develop')
   async mintKey(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: MintKeyForm,
   ): Promise<void> {
-    const { session, account } = signedIn(request);
-    const token = formToken(body);
+    const { account } = signedIn(request);
     const environment = field(body, 'environment');
-    if (environment !== 'TEST' && environment !== 'LIVE') {
-      return this.renderKeys(
-        request,
-        reply,
-        account.id,
-        { error: 'Choose the TEST or LIVE environment.' },
-        400,
-      );
-    }
-    try {
+    await this.page.submit(request, reply, body, {
       // Sent twice (a double click, a resubmitted page), the form mints one key.
-      await this.replays.once(session.handle, 'mint-key', token, async () => {
+      once: 'mint-key',
+      act: async () => {
+        if (environment !== 'TEST' && environment !== 'LIVE')
+          throw new DomainError(
+            'invalid_request',
+            'invalid_environment',
+            'Choose the TEST or LIVE environment.',
+          );
         const minted = await this.commands.execute(
           new MintApiKey(account.id, environment, field(body, 'name')),
         );
-        this.flash.put(session.handle, MINTED_KEY_SLOT, minted);
+        this.page.putFlash(request, MINTED_KEY_SLOT, minted);
         return '/console/keys';
-      });
-    } catch (error) {
-      if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
-      return this.renderKeys(request, reply, account.id, { error: error.message }, 400);
-    }
-    redirect(reply, '/console/keys');
+      },
+      refused: (refusal) => this.renderKeys(request, reply, { refusal }),
+    });
   }
 
   @Post('keys/:id/revoke')
+  @Requires('develop')
   async revokeKey(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Param('id') id: string,
+    @Body() body: OnceForm,
   ): Promise<void> {
     const { account } = signedIn(request);
-    try {
-      await this.commands.execute(new RevokeApiKey(id, account.id));
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundPage();
-      throw error;
-    }
-    redirect(reply, '/console/keys');
+    await this.page.submit(request, reply, body, {
+      act: async () => {
+        await this.commands.execute(new RevokeApiKey(id, account.id));
+        return '/console/keys';
+      },
+    });
   }
 
   private async renderKeys(
     request: ConsoleRequest,
     reply: FastifyReply,
-    accountId: string,
-    extra: { minted?: MintedKey | null; error?: string },
-    status = 200,
+    extra: { minted?: MintedKey | null; refusal?: FormRefusal },
   ): Promise<void> {
-    const keys = await this.queries.execute(new ApiKeys(accountId));
-    await this.render(
+    const keys = await this.queries.execute(new ApiKeys(signedIn(request).account.id));
+    await this.page.render(
       request,
       reply,
       'keys',
-      { title: 'API keys', nav: 'keys', keys, minted: extra.minted ?? null, error: extra.error ?? null },
-      status,
+      {
+        title: 'API keys',
+        nav: 'keys',
+        keys,
+        minted: extra.minted ?? null,
+        error: extra.refusal?.message ?? null,
+      },
+      extra.refusal?.status,
     );
   }
 
   // ---- Messages -------------------------------------------------------------------------
 
   @Get('send')
+  @Requires('send')
   async sendPage(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     await this.renderSend(request, reply, {});
   }
 
   @Post('send')
+  @Requires('send')
   async send(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: SendForm,
   ): Promise<void> {
     const { sender } = signedIn(request);
-    const token = formToken(body);
     const input = sendFormInput(body, field(body, 'type') || 'transactional');
-    let sent: ApiMessage;
-    try {
+    await this.page.submit(request, reply, body, {
       // The API's one send path: same validation, reservation, queue and outcome. The form's
       // one-time token is its Idempotency-Key, so the same form sent twice sends one message.
-      sent = (await this.commands.execute(new SendMessage(sender, input, `${CONSOLE_SEND_KEY}${token}`)))
-        .message;
-    } catch (error) {
-      if (error instanceof DomainError && ALREADY_SENT_CODES.has(error.code)) throw alreadySentPage();
-      if (
-        !(error instanceof DomainError) ||
-        !['invalid_request', 'insufficient_credit', 'unprocessable'].includes(error.kind)
-      )
-        throw error;
-      return this.renderSend(
-        request,
-        reply,
-        { input, error: error.message, errorParam: error.param ?? null },
-        error.kind === 'insufficient_credit' ? 402 : 400,
-      );
-    }
-    redirect(reply, `/console/messages/${encodeURIComponent(sent.id)}`);
+      act: async (token) => {
+        const sent = await this.commands.execute(
+          new SendMessage(sender, input, `${CONSOLE_SEND_KEY}${token}`),
+        );
+        return `/console/messages/${encodeURIComponent(sent.message.id)}`;
+      },
+      refused: (refusal) => this.renderSend(request, reply, { input, refusal }),
+      alreadySent:
+        'This send form was already sent once, so it was not sent again. See Messages for what was sent, or open Send for a new message.',
+    });
   }
 
   private async renderSend(
     request: ConsoleRequest,
     reply: FastifyReply,
-    extra: { input?: Record<string, string>; error?: string; errorParam?: string | null },
-    status = 200,
+    extra: { input?: Record<string, string>; refusal?: FormRefusal },
   ): Promise<void> {
     const { walletId } = signedIn(request);
-    await this.render(
+    await this.page.render(
       request,
       reply,
       'send',
@@ -260,10 +240,10 @@ export class ConsoleController {
         smsLeft: await walletSmsLeft(this.queries, walletId),
         input: extra.input ?? { to: '', sender_id: '', message: '', type: 'transactional' },
         sendAtValue: formSendAt(extra.input?.send_at),
-        error: extra.error ?? null,
-        errorParam: extra.errorParam ?? null,
+        error: extra.refusal?.message ?? null,
+        errorParam: extra.refusal?.param ?? null,
       },
-      status,
+      extra.refusal?.status,
     );
   }
 
@@ -275,17 +255,12 @@ export class ConsoleController {
   ): Promise<void> {
     const { walletId, environment } = signedIn(request);
     const cursor = query.starting_after || undefined;
-    let list;
-    try {
-      list = await this.queries.execute(
-        new MessagesPage({ walletId, environment }, MESSAGES_PAGE_SIZE, cursor),
-      );
-    } catch (error) {
-      if (error instanceof DomainError && error.kind === 'not_found') throw notFoundPage();
-      throw error;
-    }
+    const list = await this.page.found(
+      () => this.queries.execute(new MessagesPage({ walletId, environment }, MESSAGES_PAGE_SIZE, cursor)),
+      'message',
+    );
     const last = list.data[list.data.length - 1];
-    await this.render(request, reply, 'messages', {
+    await this.page.render(request, reply, 'messages', {
       title: 'Messages',
       nav: 'messages',
       messages: list.data,
@@ -306,9 +281,9 @@ export class ConsoleController {
     const message = await this.inEitherEnvironment(account.wallets, (scope) =>
       this.queries.execute(new MessageById(id, scope)),
     );
-    if (!message) throw notFoundPage();
+    if (!message) throw notFoundPage('message');
     const awaiting = awaitingOutcome([message], Date.now());
-    await this.render(request, reply, 'message', {
+    await this.page.render(request, reply, 'message', {
       title: `Message ${message.id}`,
       nav: 'messages',
       message,
@@ -322,6 +297,7 @@ export class ConsoleController {
 
   /** A SCHEDULED message's Cancel button: CANCELED and its credits back (the API's cancel), then its page. */
   @Post('messages/:id/cancel')
+  @Requires('send')
   async cancelMessage(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
@@ -329,39 +305,40 @@ export class ConsoleController {
     @Body() body: OnceForm,
   ): Promise<void> {
     const { walletId, environment } = signedIn(request);
-    formToken(body);
-    try {
-      await this.commands.execute(new CancelMessage(id, { walletId, environment }));
-    } catch (error) {
-      if (!(error instanceof DomainError)) throw error;
-      if (error.kind === 'not_found') throw notFoundPage();
+    const messagePage = `/console/messages/${encodeURIComponent(id)}`;
+    await this.page.submit(request, reply, body, {
+      act: async () => {
+        await this.commands.execute(new CancelMessage(id, { walletId, environment }));
+        return messagePage;
+      },
       // Already canceled (the same form twice) or already on its way: its page says which.
-      if (error.code !== 'message_not_cancelable') throw error;
-    }
-    redirect(reply, `/console/messages/${encodeURIComponent(id)}`);
+      refused: async () => redirect(reply, messagePage),
+      shows: ['conflict'],
+    });
   }
 
   // ---- Credit ---------------------------------------------------------------------------
 
   @Get('billing')
+  @Requires('billing')
   async billing(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
-    await this.renderBilling(request, reply, null);
+    await this.renderBilling(request, reply);
   }
 
   @Post('billing/checkout')
+  @Requires('billing')
   async startCheckout(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: BuyCreditsForm,
   ): Promise<void> {
-    const { account, walletId, environment, session } = signedIn(request);
-    const token = formToken(body);
+    const { account, walletId, environment } = signedIn(request);
     const packageId = field(body, 'package_id');
-    let checkoutUrl: string;
-    try {
+    await this.page.submit(request, reply, body, {
       // The same use case as POST /v1/billing/checkout; the browser comes back to the console.
       // Sent twice, the form goes to the one checkout it started.
-      checkoutUrl = await this.replays.once(session.handle, `checkout:${packageId}`, token, async () => {
+      once: `checkout:${packageId}`,
+      act: async () => {
         const started = await this.commands.execute(
           new StartCheckout(
             { accountId: account.id, walletId, environment },
@@ -373,19 +350,14 @@ export class ConsoleController {
           ),
         );
         return started.checkout_url;
-      });
-    } catch (error) {
-      if (
-        !(error instanceof DomainError) ||
-        (error.kind !== 'invalid_request' && error.kind !== 'unavailable')
-      )
-        throw error;
-      return this.renderBilling(request, reply, error.message, 400);
-    }
-    redirect(reply, checkoutUrl);
+      },
+      refused: (refusal) => this.renderBilling(request, reply, refusal),
+      shows: ['invalid_request', 'unavailable'],
+    });
   }
 
   @Get('billing/return')
+  @Requires('billing')
   async checkoutReturn(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
@@ -398,10 +370,10 @@ export class ConsoleController {
       ),
       environment: scope.environment,
     }));
-    if (!found) throw notFoundPage();
+    if (!found) throw notFoundPage('checkout');
     const final = FINAL_CHECKOUT.has(found.checkout.status);
     const pkg = this.config.packages.find((p) => p.id === found.checkout.package_id);
-    await this.render(request, reply, 'billing-return', {
+    await this.page.render(request, reply, 'billing-return', {
       title: 'Checkout',
       nav: 'buy',
       checkout: found.checkout,
@@ -417,11 +389,10 @@ export class ConsoleController {
   private async renderBilling(
     request: ConsoleRequest,
     reply: FastifyReply,
-    error: string | null,
-    status = 200,
+    refusal?: FormRefusal,
   ): Promise<void> {
     const { walletId } = signedIn(request);
-    await this.render(
+    await this.page.render(
       request,
       reply,
       'billing',
@@ -430,9 +401,9 @@ export class ConsoleController {
         nav: 'buy',
         smsLeft: await walletSmsLeft(this.queries, walletId),
         packages: this.config.packages.map((p) => ({ ...p, price: formatMoney(p.amount, p.currency) })),
-        error,
+        error: refusal?.message ?? null,
       },
-      status,
+      refusal?.status,
     );
   }
 
@@ -452,7 +423,7 @@ export class ConsoleController {
     );
     const shown = events.data;
     const last = shown[shown.length - 1];
-    await this.render(request, reply, 'history', {
+    await this.page.render(request, reply, 'history', {
       title: 'Wallet history',
       nav: 'history',
       walletId,
@@ -469,7 +440,7 @@ export class ConsoleController {
   async webhookEndpoints(@Req() request: ConsoleRequest, @Res() reply: FastifyReply): Promise<void> {
     const { walletId } = signedIn(request);
     const endpoints = await this.queries.execute(new WebhookEndpointsList(walletId));
-    await this.render(request, reply, 'webhooks', {
+    await this.page.render(request, reply, 'webhooks', {
       title: 'Webhooks',
       nav: 'webhooks',
       endpoints: endpoints.data,
@@ -492,15 +463,5 @@ export class ConsoleController {
       }
     }
     return null;
-  }
-
-  private render(
-    request: ConsoleRequest,
-    reply: FastifyReply,
-    view: string,
-    model: { title: string; [key: string]: unknown },
-    status = 200,
-  ) {
-    return renderPage(request, reply, this.config.publicUrl, view, model, status);
   }
 }

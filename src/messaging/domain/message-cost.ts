@@ -1,10 +1,12 @@
 import type { Encoding } from '../ports/carrier.port';
+import { plural } from '../../shared/wording';
 import { encodeBody, isGsm7, MAX_SEGMENTS } from './segments';
 
 /**
  * What a message body costs, as a merchant sees it while typing: the same `encodeBody` the send
- * and the quote count with, plus what the page needs to explain it. Pure and import-free beyond
- * `segments.ts`, so the console ships this very code to the browser (console/browser/).
+ * and the quote count with, plus what the page needs to explain it. Pure, importing only
+ * `segments.ts` and the shared wording, so the console ships this very code to the browser
+ * (console/browser/) and the counter words its counts as the pages do.
  */
 export interface MessageCost {
   /** Characters as a person counts them (code points: an emoji is one). */
@@ -39,7 +41,6 @@ export function messageCost(message: string): MessageCost {
 
 /** The one-line summary the send forms show (server-rendered, and the same words from the script). */
 export function describeCost(cost: MessageCost): string {
-  const plural = (n: number, word: string) => `${n.toLocaleString('en-US')} ${word}${n === 1 ? '' : 's'}`;
   const parts = [
     plural(cost.characters, 'character'),
     cost.encoding,

@@ -13,6 +13,7 @@ export class VisitorBySessionHandler implements IQueryHandler<VisitorBySession, 
   async execute({ sessionId }: VisitorBySession): Promise<SignedInVisitor | null> {
     const session = await this.sessions.find(sessionId);
     const account = session ? await this.accounts.byId(session.accountId) : null;
-    return session && account ? { session, account } : null;
+    // An account has one user today, its owner; members with other roles arrive with teams.
+    return session && account ? { session, account, role: 'owner' } : null;
   }
 }

@@ -9,6 +9,7 @@ import { CarrierLogger, errorText, SmppLink } from './smpp-link';
 import { SmppStatus, smppStatusName } from './smpp-status';
 import type { SmppConnectionConfig } from './smpp-url';
 import { buildSubmitSms } from './submit-sm.builder';
+import { plural } from '../../../shared/wording';
 
 export type { CarrierLogger } from './smpp-link';
 
@@ -226,7 +227,9 @@ function combine(outcomes: readonly PartOutcome[], total: number): SubmitResult 
       ids.push(outcome.carrierMessageId);
     } else if (outcome.outcome === 'rejected') {
       const detail =
-        total > 1 ? ` (part ${index + 1} of ${total}; ${ids.length} earlier part(s) were accepted)` : '';
+        total > 1
+          ? ` (part ${index + 1} of ${total}; ${plural(ids.length, 'earlier part')} ${ids.length === 1 ? 'was' : 'were'} accepted)`
+          : '';
       return { ...outcome, errorMessage: `${outcome.errorMessage}${detail}` };
     }
   }
