@@ -1,3 +1,5 @@
+import { RequestPasswordResetHandler } from './application/commands/request-password-reset.handler';
+import { ResetPasswordHandler } from './application/commands/reset-password.handler';
 import { AccountEmailHandler } from './application/queries/account-email.handler';
 import { Global, Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
@@ -29,6 +31,8 @@ import { accountsProjection } from './projections/accounts.projection';
     RevokeApiKeyHandler,
     AccountByEmailHandler,
     AccountEmailHandler,
+    RequestPasswordResetHandler,
+    ResetPasswordHandler,
     AccountByCredentialsHandler,
     ApiKeysHandler,
     PrincipalByApiKeyHandler,
