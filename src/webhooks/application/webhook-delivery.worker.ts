@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app
 import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { WebhookDeliveryResult, WebhookMetrics } from '../../shared/metrics/webhook.metrics';
+import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { PollingLoop } from '../../shared/polling-loop';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
@@ -22,6 +23,7 @@ import {
 } from '../projections/webhook-outbox.projection';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
 import { activeQueuesByWallet } from './active-queues';
+import { WebhookDeliveryClaims } from './webhook-delivery-claims';
 import { WebhookEndpoints } from './webhook-endpoints.service';
 
 /** A delivery the tick may start, and whose wallet's share it counts against. */
@@ -56,6 +58,7 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   private servedFirst: string | null = null;
   private readonly abort = new AbortController();
   private readonly loop: PollingLoop;
+  private readonly claims: WebhookDeliveryClaims;
   private stopped = true;
 
   constructor(
@@ -68,7 +71,10 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: WebhookMetrics,
+    instance: InstanceIdentity,
   ) {
+    // A claim outlives the longest attempt (the receiver's timeout) with room to record its outcome.
+    this.claims = new WebhookDeliveryClaims(events, instance.id, options.timeoutMs * 2 + 5_000);
     this.loop = new PollingLoop(
       options.pollMs,
       () => this.tick(),
@@ -175,6 +181,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   }
 
   private async deliver(delivery: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
+    // Another process sharing the store may have this attempt: it delivers, this one does not.
+    if (!(await this.claims.claim(delivery.id, delivery.attempts + 1, this.clock.now()))) return;
     const body = JSON.stringify(delivery.event);
     const startedAt = this.clock.now();
     const response = await this.sender.send({

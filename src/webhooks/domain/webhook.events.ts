@@ -142,3 +142,18 @@ export const WEBHOOK_DELIVERY_EVENT_TYPES: readonly WebhookDeliveryEvent['type']
   'WebhookDeliveryFailed',
   'WebhookDeliveryAbandoned',
 ];
+
+// ---- Who makes a delivery's attempt: stream webhook-delivery-claim-<endpointId>:<evtId> ----
+
+/**
+ * One process claims each attempt of a delivery (at the stream's revision), so processes sharing
+ * one store never both deliver it; a claim whose lease ran out without an outcome is taken over.
+ */
+export const WEBHOOK_DELIVERY_CLAIM_STREAM_PREFIX = 'webhook-delivery-claim-';
+export const webhookDeliveryClaimStream = (deliveryId: string) =>
+  `${WEBHOOK_DELIVERY_CLAIM_STREAM_PREFIX}${deliveryId}`;
+
+export type WebhookAttemptClaimed = DomainEvent<
+  'WebhookAttemptClaimed',
+  { attempt: number; instance: string; at: string; leaseUntil: string }
+>;
