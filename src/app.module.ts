@@ -5,6 +5,7 @@ import { BillingModule } from './billing/billing.module';
 import { ComplianceModule } from './compliance/compliance.module';
 import { ConsoleModule } from './console/console.module';
 import { MessagingModule } from './messaging/messaging.module';
+import { NotificationsModule } from './notifications/notifications.module';
 import { CoreModule } from './shared/core.module';
 import { MetricsModule } from './shared/metrics/metrics.module';
 import { WalletModule } from './wallet/wallet.module';
@@ -23,6 +24,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     MessagingModule,
     ConsoleModule,
     WebhooksModule,
+    NotificationsModule,
   ],
 })
 export class AppModule {}

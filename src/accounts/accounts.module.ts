@@ -1,3 +1,6 @@
+import { RequestPasswordResetHandler } from './application/commands/request-password-reset.handler';
+import { ResetPasswordHandler } from './application/commands/reset-password.handler';
+import { AccountEmailHandler } from './application/queries/account-email.handler';
 import { Global, Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { WalletModule } from '../wallet/wallet.module';
@@ -27,6 +30,9 @@ import { accountsProjection } from './projections/accounts.projection';
     MintApiKeyHandler,
     RevokeApiKeyHandler,
     AccountByEmailHandler,
+    AccountEmailHandler,
+    RequestPasswordResetHandler,
+    ResetPasswordHandler,
     AccountByCredentialsHandler,
     ApiKeysHandler,
     PrincipalByApiKeyHandler,

@@ -18,6 +18,11 @@ import { CheckoutByIdHandler } from './application/queries/checkout-by-id.handle
 import { HostedCheckoutHandler } from './application/queries/hosted-checkout.handler';
 import { checkoutDecider } from './domain/checkout.decider';
 import { checkoutStream } from './domain/checkout.events';
+import { autoTopUpProcess, savedCardsProcess } from './application/auto-top-up.process';
+import { AutoTopUps } from './application/auto-top-ups.service';
+import { SetAutoTopUpHandler } from './application/commands/set-auto-top-up.handler';
+import { AutoTopUpSettingsHandler } from './application/queries/auto-top-up-settings.handler';
+import { AutoTopUpHttpController } from './http/auto-top-up.http.controller';
 import { BillingHttpController } from './http/billing.http.controller';
 import { CheckoutPagesHttpController } from './http/checkout-pages.http.controller';
 import { PaystackWebhookHttpController } from './http/paystack-webhook.http.controller';
@@ -26,7 +31,12 @@ import { PAYMENT_PROVIDERS } from './ports/payment-provider.port';
 
 @Module({
   imports: [WalletModule],
-  controllers: [BillingHttpController, CheckoutPagesHttpController, PaystackWebhookHttpController],
+  controllers: [
+    BillingHttpController,
+    CheckoutPagesHttpController,
+    PaystackWebhookHttpController,
+    AutoTopUpHttpController,
+  ],
   providers: [
     {
       provide: PAYMENT_PROVIDERS,
@@ -61,6 +71,9 @@ import { PAYMENT_PROVIDERS } from './ports/payment-provider.port';
     BillingSummaryHandler,
     CheckoutByIdHandler,
     HostedCheckoutHandler,
+    AutoTopUps,
+    SetAutoTopUpHandler,
+    AutoTopUpSettingsHandler,
   ],
   exports: [CheckoutPayments, PAYMENT_PROVIDERS],
 })
@@ -68,12 +81,15 @@ export class BillingModule {
   constructor(
     projections: ProjectionsService,
     payments: CheckoutPayments,
+    topUps: AutoTopUps,
     @Inject(APP_CONFIG) config: AppConfig,
   ) {
     projections.register(
       checkoutsProjection(config.publicUrl),
       checkoutPaymentProcess(payments),
       checkoutRefundProcess(payments),
+      savedCardsProcess(topUps),
+      autoTopUpProcess(topUps),
     );
   }
 }

@@ -13,6 +13,7 @@ import {
   senderIdsList,
   senderIdsReject,
 } from './commands/compliance.commands';
+import { mailOutbox } from './commands/mail.commands';
 import { routesAdd, routesList } from './commands/route.commands';
 import { sessionsEndAll } from './commands/session.commands';
 import { creditsGrant, projectionsRebuild, walletReplay } from './commands/wallet.commands';
@@ -33,6 +34,7 @@ export const COMMANDS: readonly CliCommand[] = [
   numbersAssign,
   numbersList,
   inboundUnassigned,
+  mailOutbox,
 ];
 
 /**

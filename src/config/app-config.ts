@@ -3,6 +3,7 @@ import { resolve } from 'node:path';
 import defaultPackages from './packages.json';
 import { checkStoreNamespace } from '../shared/store-namespace';
 import { Env, envFlag, envInt } from './env';
+import { loadMailOptions, type MailOptions } from '../notifications/notifications.options';
 
 export const APP_CONFIG = Symbol('APP_CONFIG');
 
@@ -66,13 +67,20 @@ export interface AppConfig {
   readonly packages: readonly CreditPackage[];
   /** `CARRIER_<NAME>_URL` connections for LIVE sends, by carrier name in upper case. */
   readonly carrierUrls: Readonly<Record<string, string>>;
-  readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string };
+  readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string; readonly timeoutMs: number };
   readonly checkoutTtlMs: number;
   /**
    * How long the provider's answer about one checkout's payment is reused by the hosted pages'
    * return and decline routes (no sign-in), so they cannot hammer the provider with our key.
    */
   readonly paymentVerifyCacheMs: number;
+  /**
+   * SECRET_BOX_KEY (64 hex characters): seals the one-time tokens that mails carry (password
+   * reset links) in the log. Unset, a key is made once in DATA_DIR/secret-box.key.
+   */
+  readonly secretBoxKey: string | null;
+  /** The mail outbox: SMTP_URL, MAIL_FROM, retries (src/notifications/notifications.options.ts). */
+  readonly mail: MailOptions;
   readonly logLevel: 'silent' | 'error' | 'warn' | 'info' | 'debug';
   /** `json` (one JSON object per line, the default) or `pretty` (human-readable, for development). */
   readonly logFormat: 'json' | 'pretty';
@@ -135,9 +143,12 @@ export function loadConfig(env: Env = process.env): AppConfig {
     paystack: {
       secretKey: env.PAYSTACK_SECRET_KEY || null,
       baseUrl: (env.PAYSTACK_BASE_URL ?? 'https://api.paystack.co').replace(/\/+$/, ''),
+      timeoutMs: Math.max(1, envInt(env, 'PAYSTACK_TIMEOUT_MS', 15_000)),
     },
     checkoutTtlMs: envInt(env, 'CHECKOUT_TTL_MS', 30 * 60 * 1000),
     paymentVerifyCacheMs: envInt(env, 'PAYMENT_VERIFY_CACHE_MS', 5_000),
+    secretBoxKey: env.SECRET_BOX_KEY || null,
+    mail: loadMailOptions(resolve(env.DATA_DIR ?? './data'), env),
     logLevel: (env.LOG_LEVEL as AppConfig['logLevel']) ?? 'info',
     logFormat: logFormat(env.LOG_FORMAT),
     metricsToken: env.METRICS_TOKEN || null,

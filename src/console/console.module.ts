@@ -1,3 +1,7 @@
+import { CompletePasswordResetHandler } from './application/commands/complete-password-reset.handler';
+import { ConsolePasswordResetController } from './http/console-password-reset.controller';
+import { ConsoleWalletCareController } from './http/console-wallet-care.controller';
+import { PasswordResetThrottle } from './http/password-reset-throttle';
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module';
 import { MessagingModule } from '../messaging/messaging.module';
@@ -36,6 +40,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleController,
     ConsoleCampaignsController,
     ConsoleComplianceController,
+    ConsolePasswordResetController,
+    ConsoleWalletCareController,
     TryController,
   ],
   providers: [
@@ -49,6 +55,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     { provide: FormReplays, useFactory: () => new FormReplays() },
     { provide: SignInThrottle, useFactory: () => new SignInThrottle() },
     SignUpThrottle,
+    PasswordResetThrottle,
+    CompletePasswordResetHandler,
     SignInHandler,
     SignUpHandler,
     SignOutHandler,

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { Global, Inject, Module, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, loadConfig } from '../config/app-config';
 import { CLOCK, systemClock } from './clock';
@@ -20,6 +21,7 @@ import { createThreadBridge } from './threads/thread-bridge.provider';
 import { WorkerThread } from './threads/worker-thread';
 import { createReadStore } from './read-store/create-read-store';
 import { READ_STORE, ReadStore } from './read-store/read-store.port';
+import { loadSecretBoxKey, SECRET_BOX, SecretBox } from './secret-box';
 
 /** The infrastructure every context shares: configuration, clock, stores and projections. */
 @Global()
@@ -39,6 +41,12 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
       provide: AggregateStore,
       useFactory: (events: EventStore) => new AggregateStore(events),
       inject: [EVENT_STORE],
+    },
+    {
+      provide: SECRET_BOX,
+      useFactory: (config: AppConfig) =>
+        new SecretBox(loadSecretBoxKey(config.secretBoxKey, join(config.dataDir, 'secret-box.key'))),
+      inject: [APP_CONFIG],
     },
     ProjectionsService,
     RateLimiter,
@@ -60,6 +68,7 @@ import { READ_STORE, ReadStore } from './read-store/read-store.port';
     ProjectionsService,
     RateLimiter,
     PerAddressRateLimit,
+    SECRET_BOX,
   ],
 })
 export class CoreModule implements OnApplicationShutdown {

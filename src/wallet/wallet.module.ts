@@ -8,10 +8,17 @@ import { WalletReplayHandler } from './application/queries/wallet-replay.handler
 import { WalletBalances } from './application/wallet-balances.query';
 import { WalletService } from './application/wallet.service';
 import { WalletEventsHttpController } from './http/wallet-events.http.controller';
+import { WalletCareHttpController } from './http/wallet-care.http.controller';
 import { walletBalanceProjection } from './projections/wallet-balance.projection';
+import { walletCareProjection } from './projections/wallet-care.projection';
+import { balanceWatchProcess } from './application/balance-watch.process';
+import { SetLowBalanceAlertHandler } from './application/commands/set-low-balance-alert.handler';
+import { WalletAlertsHandler } from './application/queries/wallet-alerts.handler';
+import { WalletStatementHandler } from './application/queries/wallet-statement.handler';
+import { WalletCareService } from './application/wallet-care.service';
 
 @Module({
-  controllers: [WalletEventsHttpController],
+  controllers: [WalletEventsHttpController, WalletCareHttpController],
   providers: [
     WalletService,
     WalletBalances,
@@ -19,12 +26,25 @@ import { walletBalanceProjection } from './projections/wallet-balance.projection
     WalletBalanceHandler,
     WalletEventsPageHandler,
     WalletReplayHandler,
+    WalletStatementHandler,
+    WalletCareService,
+    SetLowBalanceAlertHandler,
+    WalletAlertsHandler,
   ],
-  exports: [WalletService, WalletBalances],
+  exports: [WalletService, WalletBalances, WalletCareService],
 })
 export class WalletModule {
-  constructor(projections: ProjectionsService, wallets: WalletService, metrics: WalletMetrics) {
-    projections.register(walletBalanceProjection);
+  constructor(
+    projections: ProjectionsService,
+    wallets: WalletService,
+    metrics: WalletMetrics,
+    care: WalletCareService,
+  ) {
+    projections.register(
+      walletBalanceProjection,
+      walletCareProjection,
+      balanceWatchProcess(care, (walletId) => wallets.smsLeftNow(walletId)),
+    );
     metrics.queueDepthFrom(() => wallets.queueDepth());
   }
 }

@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './domain/delivery-policy';
+import type { RetryPolicy } from '../shared/retry-policy';
 import { Env, envInt } from '../config/env';
 
 /**

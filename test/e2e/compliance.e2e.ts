@@ -1,5 +1,3 @@
-import { createServer, Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import {
   inboundUnassigned,
   numbersAssign,
@@ -15,6 +13,7 @@ import { createMerchant, Merchant } from '../support/merchant';
 import { send, sendBody, smsLeft } from '../support/messaging';
 import { eventually, expectError, startTestApp, TestApp } from '../support/test-app';
 import { verifyWebhook } from '../support/verify-webhook';
+import { startWebhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
 
 /**
  * Compliance end to end over HTTP (API.md, Compliance): LIVE sender IDs the operator approves,
@@ -29,23 +28,11 @@ const longNumber = () => `+23350${String(1_000_000 + Math.floor(Math.random() * 
 describe('Compliance: sender IDs, inbound messages, opt-outs', () => {
   let mtn: SmscSimulator;
   let t: TestApp;
-  let hooks: Server;
-  const received: { raw: string; signature: string | undefined }[] = [];
+  let hooks: WebhookReceiver;
 
   beforeAll(async () => {
     mtn = await new SmscSimulator({ receiptDelayMs: 50 }).listen();
-    hooks = createServer((req, res) => {
-      const chunks: Buffer[] = [];
-      req.on('data', (c: Buffer) => chunks.push(c));
-      req.on('end', () => {
-        received.push({
-          raw: Buffer.concat(chunks).toString('utf8'),
-          signature: req.headers['sms-signature'] as string,
-        });
-        res.writeHead(200).end('ok');
-      });
-    });
-    await new Promise<void>((resolve) => hooks.listen(0, '127.0.0.1', resolve));
+    hooks = await startWebhookReceiver();
     t = await startTestApp({
       env: { CARRIER_MTN_URL: mtn.url(), TEST_DLR_DELAY_MS: '30', WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true' },
     });
@@ -55,8 +42,7 @@ describe('Compliance: sender IDs, inbound messages, opt-outs', () => {
   afterAll(async () => {
     await t?.close();
     await mtn?.close();
-    hooks?.closeAllConnections();
-    await new Promise<void>((resolve) => (hooks ? hooks.close(() => resolve()) : resolve()));
+    await hooks?.close();
   });
 
   async function liveMerchant(options: { approvedSenderIds?: string[] } = {}): Promise<Merchant> {
@@ -254,7 +240,7 @@ describe('Compliance: sender IDs, inbound messages, opt-outs', () => {
       };
       expect(assigned.numbers).toContainEqual(expect.objectContaining({ number: numberA, email: a.email }));
 
-      const url = `http://127.0.0.1:${(hooks.address() as AddressInfo).port}/hooks`;
+      const url = hooks.url;
       const endpoints = await Promise.all(
         [a, b].map(async (m) => {
           const r = await t.request('POST', '/v1/webhook_endpoints', {
@@ -304,7 +290,7 @@ describe('Compliance: sender IDs, inbound messages, opt-outs', () => {
       expect((await list('/v1/inbound_messages', a.liveKey)).data).toEqual([]);
 
       const delivery = await eventually(
-        async () => received.find((r) => r.raw.includes(simulated.body.id)),
+        async () => hooks.received.find((r) => r.raw.includes(simulated.body.id)),
         SLOW,
         'the message.received webhook',
       );
@@ -316,7 +302,7 @@ describe('Compliance: sender IDs, inbound messages, opt-outs', () => {
       });
       expect(verifyWebhook(delivery.raw, delivery.signature, endpoints[0].secret)).toBe(true);
       expect(verifyWebhook(delivery.raw, delivery.signature, endpoints[1].secret)).toBe(false);
-      expect(received.filter((r) => r.raw.includes(simulated.body.id))).toHaveLength(1);
+      expect(hooks.received.filter((r) => r.raw.includes(simulated.body.id))).toHaveLength(1);
 
       // A TEST STOP changes the TEST list only; the list is also kept by hand.
       await t.request('POST', '/v1/sandbox/inbound', {

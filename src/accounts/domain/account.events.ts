@@ -33,7 +33,10 @@ export type ApiKeyMinted = DomainEvent<
 >;
 export type ApiKeyRevoked = DomainEvent<'ApiKeyRevoked', { keyId: string; revokedAt: string }>;
 
-export type AccountEvent = AccountRegistered | ApiKeyMinted | ApiKeyRevoked;
+/** A new password (a reset link used): only its hash, as at registration. */
+export type PasswordChanged = DomainEvent<'PasswordChanged', { passwordHash: string; changedAt: string }>;
+
+export type AccountEvent = AccountRegistered | ApiKeyMinted | ApiKeyRevoked | PasswordChanged;
 
 export const accountStream = (accountId: string) => `account-${accountId}`;
 export const emailStream = (emailHash: string) => `email-${emailHash}`;

@@ -1,4 +1,5 @@
 import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto';
+import { DomainError, invalid } from '../../shared/domain-error';
 import { Semaphore } from '../../shared/semaphore';
 
 /** scrypt with N=2^15, r=8, p=1: memory-hard (32 MiB per hash), about 50 ms on a small server. */
@@ -46,3 +47,18 @@ export async function verifyPassword(password: string, stored: string): Promise<
 export const MIN_PASSWORD_LENGTH = 10;
 /** Long enough for any passphrase; bounded so a sign-in cannot make us hash megabytes. */
 export const MAX_PASSWORD_LENGTH = 200;
+
+/** The rule every password set (sign-up, reset) follows: its refusal, or null. */
+export function passwordRefusal(password: unknown): DomainError | null {
+  if (
+    typeof password === 'string' &&
+    password.length >= MIN_PASSWORD_LENGTH &&
+    password.length <= MAX_PASSWORD_LENGTH
+  )
+    return null;
+  return invalid(
+    'invalid_password',
+    `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
+    'password',
+  );
+}

@@ -97,6 +97,15 @@ export const accountsProjection: Projection = {
         });
         return;
       }
+      case 'PasswordChanged': {
+        const account = await view.get<AccountView>(ACCOUNTS, recorded.streamId.slice('account-'.length));
+        if (!account) return;
+        view.put(ACCOUNT_EMAILS, account.email, {
+          accountId: account.id,
+          passwordHash: event.data.passwordHash,
+        });
+        return;
+      }
       case 'ApiKeyRevoked': {
         const listing = await view.get<ApiKeyListing>(ACCOUNT_KEYS, event.data.keyId);
         if (!listing) return;

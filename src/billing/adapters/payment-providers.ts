@@ -11,7 +11,11 @@ import { TestPaymentLookup, TestPaymentProvider } from './test-provider/test-pay
 export function createPaymentProviders(config: AppConfig, testLookup: TestPaymentLookup): PaymentProviders {
   const test = new TestPaymentProvider({ lookup: testLookup });
   const live: PaymentProvider | null = config.paystack.secretKey
-    ? new PaystackPaymentProvider({ secretKey: config.paystack.secretKey, baseUrl: config.paystack.baseUrl })
+    ? new PaystackPaymentProvider({
+        secretKey: config.paystack.secretKey,
+        baseUrl: config.paystack.baseUrl,
+        timeoutMs: config.paystack.timeoutMs,
+      })
     : null;
   return { forEnvironment: (environment) => (environment === 'TEST' ? test : live) };
 }

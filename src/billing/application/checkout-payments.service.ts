@@ -18,6 +18,7 @@ import {
   RefundRefusedError,
   VerifiedPayment,
 } from '../ports/payment-provider.port';
+import { TEST_CARD } from '../domain/saved-card';
 import { VerificationCache } from './verification-cache';
 
 type Checkout = checkout.Checkout;
@@ -107,6 +108,7 @@ export class CheckoutPayments {
         provider: 'test',
         now: this.clock.now(),
         payingNow: true,
+        card: TEST_CARD,
       }),
     );
     if (!confirmed.ok) throw confirmed.error;
@@ -135,7 +137,7 @@ export class CheckoutPayments {
     return this.settleVerified(checkoutId, verified);
   }
 
-  private providerOf(state: Checkout): PaymentProvider {
+  providerOf(state: Checkout): PaymentProvider {
     const provider = this.providers.forEnvironment(state.started!.environment);
     if (!provider || provider.name !== state.started!.provider) {
       throw new DomainError(
@@ -147,7 +149,12 @@ export class CheckoutPayments {
     return provider;
   }
 
-  private async settleVerified(checkoutId: string, verified: VerifiedPayment): Promise<Checkout> {
+  /**
+   * Acts on what the provider said of the checkout's payment (verified, or a saved card's charge):
+   * succeeded → confirmed (amount and currency checked) and completed; failed → the checkout
+   * fails; pending → nothing yet.
+   */
+  async settleVerified(checkoutId: string, verified: VerifiedPayment): Promise<Checkout> {
     if (verified.status === 'pending') return this.load(checkoutId);
     const now = this.clock.now();
     if (verified.status === 'failed') {
@@ -170,6 +177,7 @@ export class CheckoutPayments {
         currency: verified.currency,
         provider: state.started!.provider,
         now,
+        card: verified.card,
       }),
     );
     if (!confirmed.ok) {

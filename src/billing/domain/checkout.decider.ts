@@ -1,7 +1,7 @@
 import { stateAfterAny, type Decider, type Decision } from '../../shared/decider';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
-import type { CheckoutEvent, CheckoutStarted, CheckoutProvider } from './checkout.events';
+import type { CheckoutEvent, CheckoutStarted, CheckoutProvider, ReusableCard } from './checkout.events';
 
 export type CheckoutStatus = 'pending' | 'succeeded' | 'failed' | 'expired';
 
@@ -115,6 +115,8 @@ export interface StartCheckout {
   readonly reference: string;
   readonly ttlMs: number;
   readonly now: Date;
+  /** Started by auto top-up rather than by a shopper. */
+  readonly origin?: 'auto_topup';
 }
 
 export function start(c: Checkout, cmd: StartCheckout): CheckoutDecision {
@@ -189,6 +191,8 @@ export function confirmPayment(
     provider: CheckoutProvider;
     now: Date;
     payingNow?: boolean;
+    /** The card paid with, when the provider lets us charge it again. */
+    card?: ReusableCard;
   },
 ): CheckoutDecision {
   if (!c.started) return err(checkoutMissing());
@@ -237,6 +241,7 @@ export function confirmPayment(
         currency: s.currency,
         provider: s.provider,
         confirmedAt: at,
+        ...(cmd.card ? { card: cmd.card } : {}),
       },
     },
   ]);

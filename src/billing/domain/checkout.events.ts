@@ -24,6 +24,8 @@ export type CheckoutStarted = DomainEvent<
     reference: string;
     expiresAt: string;
     createdAt: string;
+    /** Started by auto top-up (the saved card is charged, no shopper); absent for a shopper's checkout. */
+    origin?: 'auto_topup';
   }
 >;
 
@@ -33,10 +35,33 @@ export type PaymentStarted = DomainEvent<
   { reference: string; provider: CheckoutProvider; redirectUrl: string; startedAt: string }
 >;
 
+/**
+ * A card the provider lets us charge again without the shopper (Paystack's reusable
+ * `authorization`; the TEST provider's test card). The code is a credential only together with
+ * our provider secret key; it is never shown by the API or the console.
+ */
+export interface ReusableCard {
+  readonly authorizationCode: string;
+  readonly brand: string;
+  readonly last4: string;
+  readonly expMonth: string;
+  readonly expYear: string;
+  /** The provider's e-mail for the customer: Paystack charges the authorization with the same one. */
+  readonly email: string;
+}
+
 /** The provider confirmed, server to server, that exactly the asked amount was paid. Credits follow. */
 export type PaymentConfirmed = DomainEvent<
   'PaymentConfirmed',
-  { reference: string; amount: number; currency: string; provider: CheckoutProvider; confirmedAt: string }
+  {
+    reference: string;
+    amount: number;
+    currency: string;
+    provider: CheckoutProvider;
+    confirmedAt: string;
+    /** The card paid with, when the provider says it may be charged again (auto top-up saves it). */
+    card?: ReusableCard;
+  }
 >;
 
 /** The credits are on the wallet: only now is the checkout `succeeded`. */

@@ -1,3 +1,5 @@
+import type { ReusableCard } from '../domain/checkout.events';
+
 /**
  * Outbound port to whoever takes the shopper's money. TEST checkouts pay through the built-in
  * test provider; LIVE ones through Paystack. Amounts are integers in minor units.
@@ -32,6 +34,18 @@ export interface VerifiedPayment {
   readonly currency: string;
   /** Provider's reason when failed, for the record. */
   readonly reason: string | null;
+  /** When paid with a card the provider lets us charge again (auto top-up saves it). */
+  readonly card?: ReusableCard;
+}
+
+/** A charge of a saved card, with no shopper present (auto top-up). */
+export interface ChargeCardInput {
+  /** Unique per charge; the provider refuses a second transaction with it. */
+  readonly reference: string;
+  readonly card: ReusableCard;
+  readonly amount: number;
+  readonly currency: string;
+  readonly checkoutId: string;
 }
 
 export interface RefundInput {
@@ -68,6 +82,12 @@ export interface PaymentProvider {
   startPayment(input: StartPaymentInput): Promise<StartedPayment>;
   /** Asks the provider, server to server, what happened to the payment. Never trusts the browser. */
   verifyPayment(reference: string): Promise<VerifiedPayment>;
+  /**
+   * Charges a saved card. The answer says what the provider decided (`pending`: not yet); an
+   * error means UNKNOWN (a timeout: the charge may still go through), and the caller verifies
+   * the reference later, never charging it again.
+   */
+  chargeCard(input: ChargeCardInput): Promise<VerifiedPayment>;
   /** Gives a taken payment back, in full. Throws RefundRefusedError when the provider says no. */
   refundPayment(input: RefundInput): Promise<AcceptedRefund>;
   /**

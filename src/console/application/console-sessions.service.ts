@@ -28,6 +28,8 @@ const SESSION_ID_SHAPE = /^[0-9A-Za-z]{43}$/;
 export const SESSION_STREAM_PREFIX = 'console-session-';
 /** The operator's "end every session started until now" (`sessions:end-all`), one event each time. */
 export const ALL_SESSIONS_ENDED_STREAM = 'console-sessions-ended';
+/** One account's "end every session" (a password reset), one event each time. */
+const accountSessionsEndedStream = (accountId: string) => `${ALL_SESSIONS_ENDED_STREAM}-${accountId}`;
 export const sessionHandle = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
 const sessionStream = (handle: string) => `${SESSION_STREAM_PREFIX}${handle}`;
 
@@ -117,7 +119,7 @@ export class ConsoleSessions {
       }
     }
     if (!session || Date.parse(session.expiresAt) <= this.clock.now().getTime()) return null;
-    if (Date.parse(session.startedAt) <= (await this.allEndedBefore())) return null;
+    if (Date.parse(session.startedAt) <= (await this.allEndedBefore(session.accountId))) return null;
     return session;
   }
 
@@ -132,11 +134,31 @@ export class ConsoleSessions {
     return { endedBefore };
   }
 
-  /** When the operator last ended every session (ms), or -Infinity. */
-  private async allEndedBefore(): Promise<number> {
-    const ended = await this.events.readStream(ALL_SESSIONS_ENDED_STREAM);
-    const last = ended[ended.length - 1] as { data: { endedBefore?: string } } | undefined;
-    return last?.data.endedBefore ? Date.parse(last.data.endedBefore) : -Infinity;
+  /**
+   * Ends every session of one account started until now (its password was reset), on every
+   * process sharing the store.
+   */
+  async endAllOf(accountId: string): Promise<void> {
+    await this.events.append(
+      accountSessionsEndedStream(accountId),
+      [
+        {
+          type: 'ConsoleSessionsEnded',
+          data: { endedBefore: this.clock.now().toISOString(), reason: 'password_reset' },
+        },
+      ],
+      'any',
+    );
+  }
+
+  /** When the operator last ended every session, or the account's were (ms), or -Infinity. */
+  private async allEndedBefore(accountId: string): Promise<number> {
+    const [all, own] = await Promise.all([
+      this.events.readStream(ALL_SESSIONS_ENDED_STREAM, { direction: 'backwards', limit: 1 }),
+      this.events.readStream(accountSessionsEndedStream(accountId), { direction: 'backwards', limit: 1 }),
+    ]);
+    const times = [...all, ...own].map((e) => Date.parse((e.data as { endedBefore: string }).endedBefore));
+    return Math.max(-Infinity, ...times);
   }
 
   async chooseEnvironment(session: ConsoleSession, environment: ConsoleEnvironment): Promise<void> {

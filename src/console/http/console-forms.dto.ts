@@ -31,6 +31,24 @@ export class SignUpForm {
   @Field(PASSWORD) password?: string;
 }
 
+export class ForgotPasswordForm {
+  @Field(EMAIL) email?: string;
+}
+
+/** The token is `<account id>.<43 characters>`: its shape is the use case's to check. */
+export class ResetPasswordForm {
+  @Field(SHORT) token?: string;
+  @Field(PASSWORD) password?: string;
+}
+
+export class ResetPasswordPageQuery {
+  @Field(SHORT) token?: string;
+}
+
+export class StatementPageQuery {
+  @Field(SHORT) month?: string;
+}
+
 export class SignInPageQuery {
   @Field(PATH) next?: string;
 }

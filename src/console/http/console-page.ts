@@ -9,10 +9,12 @@ import {
   UseGuards,
 } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
+import { QueryBus } from '@nestjs/cqrs';
 import { ApiExcludeController } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { Permission, PERMISSION_ACTIONS, roleCan } from '../../accounts/domain/roles';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { WalletAlerts } from '../../wallet/application/queries/wallet-alerts.query';
 import { DomainError, ErrorKind } from '../../shared/domain-error';
 import { toErrorResponse } from '../../shared/http/error-body';
 import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
@@ -137,11 +139,25 @@ export class ConsolePage {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly flash: OneTimeFlash,
     private readonly replays: FormReplays,
+    private readonly queries: QueryBus,
   ) {}
 
-  /** A view inside the layout, with what every page needs (who is signed in, environment, CSRF, helpers). */
-  render(request: ConsoleRequest, reply: FastifyReply, view: string, model: PageModel, status = 200) {
-    return renderPage(request, reply, this.config.publicUrl, view, model, status);
+  /**
+   * A view inside the layout, with what every page needs (who is signed in, environment, CSRF,
+   * helpers, and the low-balance banner while the wallet's alert stands).
+   */
+  async render(request: ConsoleRequest, reply: FastifyReply, view: string, model: PageModel, status = 200) {
+    const alerts = request.consoleSession
+      ? await this.queries.execute(new WalletAlerts(signedIn(request).walletId))
+      : null;
+    return renderPage(
+      request,
+      reply,
+      this.config.publicUrl,
+      view,
+      { lowBalance: alerts?.alerted ?? null, ...model },
+      status,
+    );
   }
 
   /**

@@ -6,7 +6,7 @@ import { EVENT_STORE, EventStore, StreamAppend } from '../../shared/event-store/
 import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { THREAD_BRIDGE, ThreadBridge } from '../../shared/threads/thread-bridge';
 import * as wallet from '../domain/wallet.decider';
-import { CreditSource, Environment, walletStream } from '../domain/wallet.events';
+import { CreditSource, Environment, WalletEvent, walletStream } from '../domain/wallet.events';
 import {
   WalletCommandExecutor,
   WalletCommandQueue,
@@ -16,6 +16,9 @@ import {
 import { RemoteWalletCommands, serveWalletCommands } from './remote-wallet-commands';
 
 export type { WalletResult };
+
+/** A wallet event as the log holds it. */
+export type RecordedWalletEvent = WalletEvent & { readonly revision: bigint; readonly recordedAt: Date };
 
 /** Free credits a new TEST wallet opens with (API.md). */
 export const TEST_WALLET_OPENING_CREDITS = 100;
@@ -117,6 +120,16 @@ export class WalletService {
     return loaded.revision < 0n ? null : loaded.state;
   }
 
+  /** The wallet's sms_left as its stream now stands, with the revision it stands at. */
+  async smsLeftNow(walletId: string): Promise<{ smsLeft: number; revision: bigint } | null> {
+    const loaded = await this.aggregates.load(
+      walletStream(walletId),
+      wallet.walletDecider,
+      wallet.walletSnapshots,
+    );
+    return loaded.revision < 0n ? null : { smsLeft: wallet.smsLeft(loaded.state), revision: loaded.revision };
+  }
+
   /**
    * Folds every event from revision zero, ignoring snapshots: what an auditor recomputes.
    * `onProgress` hears the events folded so far after each page.
@@ -126,18 +139,35 @@ export class WalletService {
     onProgress?: (events: number) => void,
   ): Promise<{ wallet: wallet.Wallet; events: number } | null> {
     let state = wallet.initialState();
+    const count = await this.readAll(
+      walletId,
+      (page) => {
+        for (const event of page) state = wallet.evolve(state, event);
+      },
+      onProgress,
+    );
+    return count === 0 ? null : { wallet: state, events: count };
+  }
+
+  /**
+   * Hands every event of the wallet's stream, oldest first, to `visit` a page at a time (the
+   * replay, the statement); answers how many there were.
+   */
+  async readAll(
+    walletId: string,
+    visit: (page: readonly RecordedWalletEvent[]) => void,
+    onProgress?: (events: number) => void,
+  ): Promise<number> {
     let count = 0;
     let from = 0n;
     for (;;) {
       const page = await this.events.readStream(walletStream(walletId), { fromRevision: from, limit: 5000 });
-      for (const event of page)
-        state = wallet.evolve(state, event as unknown as Parameters<typeof wallet.evolve>[1]);
+      visit(page as unknown as RecordedWalletEvent[]);
       count += page.length;
       onProgress?.(count);
-      if (page.length < 5000) break;
+      if (page.length < 5000) return count;
       from = page[page.length - 1].revision + 1n;
     }
-    return count === 0 ? null : { wallet: state, events: count };
   }
 
   /** Forgets cached wallet state (another writer changed the store underneath this process). */

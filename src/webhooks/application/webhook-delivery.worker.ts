@@ -3,9 +3,11 @@ import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app
 import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { WebhookDeliveryResult, WebhookMetrics } from '../../shared/metrics/webhook.metrics';
+import { InstanceIdentity } from '../../shared/instances/instance-identity';
+import { PollingLoop } from '../../shared/polling-loop';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { backoffMs, windowExpired } from '../domain/delivery-policy';
+import { backoffMs, windowExpired } from '../../shared/retry-policy';
 import { rotateAfter, roundRobin } from '../domain/fair-share';
 import { signatureHeader } from '../domain/webhook-signature';
 import { webhookDeliveriesStream, WebhookDeliveryEvent } from '../domain/webhook.events';
@@ -21,6 +23,7 @@ import {
 } from '../projections/webhook-outbox.projection';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
 import { activeQueuesByWallet } from './active-queues';
+import { WebhookDeliveryClaims } from './webhook-delivery-claims';
 import { WebhookEndpoints } from './webhook-endpoints.service';
 
 /** A delivery the tick may start, and whose wallet's share it counts against. */
@@ -54,8 +57,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   /** The wallet offered slots first on the last tick: the next tick starts after it. */
   private servedFirst: string | null = null;
   private readonly abort = new AbortController();
-  private timer: NodeJS.Timeout | null = null;
-  private ticking: Promise<void> | null = null;
+  private readonly loop: PollingLoop;
+  private readonly claims: WebhookDeliveryClaims;
   private stopped = true;
 
   constructor(
@@ -68,32 +71,28 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: WebhookMetrics,
-  ) {}
+    instance: InstanceIdentity,
+  ) {
+    // A claim outlives the longest attempt (the receiver's timeout) with room to record its outcome.
+    this.claims = new WebhookDeliveryClaims(events, instance.id, options.timeoutMs * 2 + 5_000);
+    this.loop = new PollingLoop(
+      options.pollMs,
+      () => this.tick(),
+      (error) => this.logger.warn(`webhook outbox tick failed: ${error.message}`),
+    );
+  }
 
   onApplicationBootstrap(): void {
     if (!runsProcessManagersHere(this.config)) return;
     this.stopped = false;
-    this.schedule();
+    this.loop.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
     this.stopped = true;
-    if (this.timer) clearTimeout(this.timer);
     this.abort.abort();
-    await this.ticking;
+    await this.loop.stop();
     await Promise.allSettled([...this.inFlight.values()].map((f) => f.done));
-  }
-
-  private schedule(): void {
-    if (this.stopped) return;
-    this.timer = setTimeout(() => {
-      this.ticking = this.tick()
-        .catch((error) => this.logger.warn(`webhook outbox tick failed: ${(error as Error).message}`))
-        .finally(() => {
-          this.ticking = null;
-          this.schedule();
-        });
-    }, this.options.pollMs);
   }
 
   /**
@@ -182,6 +181,8 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   }
 
   private async deliver(delivery: WebhookDeliveryDoc, endpoint: WebhookEndpointDoc): Promise<void> {
+    // Another process sharing the store may have this attempt: it delivers, this one does not.
+    if (!(await this.claims.claim(delivery.id, delivery.attempts + 1, this.clock.now()))) return;
     const body = JSON.stringify(delivery.event);
     const startedAt = this.clock.now();
     const response = await this.sender.send({

@@ -17,6 +17,7 @@ import {
   toApiMessage,
 } from '../../messaging/projections/messages.projection';
 import { fold } from '../../shared/decider';
+import { LowBalanceAlerted, WALLET_CARE_STREAM_PREFIX } from '../../wallet/domain/wallet-care.events';
 import { base62 } from '../../shared/ids';
 import { RecentlyUsed } from '../../shared/recently-used';
 import { ConcurrencyError, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
@@ -90,6 +91,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         'message-',
         CHECKOUT_STREAM_PREFIX,
         INBOUND_STREAM_PREFIX,
+        WALLET_CARE_STREAM_PREFIX,
         WEBHOOK_ENDPOINT_STREAM_PREFIX,
       ],
       eventTypes: [
@@ -97,6 +99,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         ...Object.keys(MESSAGE_TYPES),
         'CheckoutSucceeded',
         'InboundMessageReceived',
+        'LowBalanceAlerted',
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
         'WebhookEndpointDisabled',
@@ -116,9 +119,10 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         const walletId = await wallets.of(recorded);
         if (!walletId || !(await hasEndpoints(walletId, view))) return;
       }
-      if (recorded.streamId.startsWith(INBOUND_STREAM_PREFIX)) {
-        // An inbound message is one fact in its own stream: no history to fold.
-        const built = inboundEvent(recorded);
+      if (recorded.streamId.startsWith(INBOUND_STREAM_PREFIX) || recorded.type === 'LowBalanceAlerted') {
+        // An inbound message, a low balance: one fact each, no history to fold.
+        const built =
+          recorded.type === 'LowBalanceAlerted' ? balanceLowEvent(recorded) : inboundEvent(recorded);
         if (built && (await hasEndpoints(built.walletId, view))) record(built);
         return;
       }
@@ -183,6 +187,19 @@ function inboundEvent(recorded: RecordedEvent): BuiltEvent | null {
     walletId: data.walletId,
     subject: data.inboundId,
     event: eventObject(recorded, 'message.received', 1, toApiInbound(data)),
+  };
+}
+
+/** `wallet.balance_low`: sms_left fell to or below the wallet's alert (once per crossing). */
+function balanceLowEvent(recorded: RecordedEvent): BuiltEvent {
+  const data = (recorded as unknown as LowBalanceAlerted).data;
+  return {
+    walletId: data.walletId,
+    subject: data.walletId,
+    event: eventObject(recorded, 'wallet.balance_low', 1, {
+      sms_left: data.smsLeft,
+      threshold: data.threshold,
+    }),
   };
 }
 

@@ -10,6 +10,7 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.expired',
   'message.received',
   'checkout.succeeded',
+  'wallet.balance_low',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -83,7 +84,10 @@ export interface WebhookEventObject {
   readonly object: 'event';
   readonly type: WebhookEventType;
   readonly created_at: string;
-  /** Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound message has one (1). */
+  /**
+   * Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound
+   * message and a low-balance alert have one (1).
+   */
   readonly sequence: number;
   readonly data: Record<string, unknown>;
 }
@@ -138,3 +142,18 @@ export const WEBHOOK_DELIVERY_EVENT_TYPES: readonly WebhookDeliveryEvent['type']
   'WebhookDeliveryFailed',
   'WebhookDeliveryAbandoned',
 ];
+
+// ---- Who makes a delivery's attempt: stream webhook-delivery-claim-<endpointId>:<evtId> ----
+
+/**
+ * One process claims each attempt of a delivery (at the stream's revision), so processes sharing
+ * one store never both deliver it; a claim whose lease ran out without an outcome is taken over.
+ */
+export const WEBHOOK_DELIVERY_CLAIM_STREAM_PREFIX = 'webhook-delivery-claim-';
+export const webhookDeliveryClaimStream = (deliveryId: string) =>
+  `${WEBHOOK_DELIVERY_CLAIM_STREAM_PREFIX}${deliveryId}`;
+
+export type WebhookAttemptClaimed = DomainEvent<
+  'WebhookAttemptClaimed',
+  { attempt: number; instance: string; at: string; leaseUntil: string }
+>;

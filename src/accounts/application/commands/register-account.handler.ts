@@ -7,7 +7,7 @@ import { ConcurrencyError, EVENT_STORE, EventStore } from '../../../shared/event
 import { newId } from '../../../shared/ids';
 import { ProjectionsService } from '../../../shared/projections/projections.service';
 import { emailStream, Registration } from '../../domain/account.events';
-import { hashPassword, MAX_PASSWORD_LENGTH, MIN_PASSWORD_LENGTH } from '../../domain/password';
+import { hashPassword, passwordRefusal } from '../../domain/password';
 import type { AccountView } from '../../projections/accounts.projection';
 import { AccountProvisioning } from '../account-provisioning.service';
 import { AccountReader, normaliseEmail } from '../account-reader';
@@ -31,17 +31,8 @@ export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, 
     if (typeof email !== 'string' || !EMAIL_SHAPE.test(email.trim())) {
       throw invalid('invalid_email', 'email must be an email address', 'email');
     }
-    if (
-      typeof password !== 'string' ||
-      password.length < MIN_PASSWORD_LENGTH ||
-      password.length > MAX_PASSWORD_LENGTH
-    ) {
-      throw invalid(
-        'invalid_password',
-        `password must be ${MIN_PASSWORD_LENGTH} to ${MAX_PASSWORD_LENGTH} characters`,
-        'password',
-      );
-    }
+    const refusal = passwordRefusal(password);
+    if (refusal) throw refusal;
     const registration: Registration = {
       accountId: newId('acct'),
       email: normaliseEmail(email),

@@ -17,7 +17,12 @@ import type { AddressInfo } from 'node:net';
  *                       (so a test can prove the adapter never puts the key in its errors)
  * - `status-false`      HTTP 200 with `{ status: false, message }`
  * - `non-json`          HTTP 200 with an HTML body
- * - `slow`              waits `slowMs` (default 10000) before answering normally
+ * - `slow`              waits `slowMs` (default 10000) before answering normally (a charge is
+ *                       made only then: a caller that gave up earlier finds it by verifying)
+ * - `charge-declined`   POST /transaction/charge_authorization answers data.status 'failed'
+ *
+ * A verified or charged successful transaction carries a reusable card `authorization`, which
+ * POST /transaction/charge_authorization accepts (GET /transaction/verify then reports the charge).
  */
 export type FakePaystackBehaviour =
   | 'success'
@@ -29,7 +34,8 @@ export type FakePaystackBehaviour =
   | 'http-500'
   | 'status-false'
   | 'non-json'
-  | 'slow';
+  | 'slow'
+  | 'charge-declined';
 
 export interface RecordedRequest {
   readonly method: string;
@@ -54,6 +60,23 @@ interface Transaction {
   readonly amount: number;
   readonly currency: string;
   readonly email: string;
+  /** A charge of a saved card is decided at once; a checkout's transaction by the behaviour. */
+  readonly charged?: 'success' | 'failed';
+}
+
+/** The reusable card Paystack reports for a successful payment (trimmed). */
+export function fakeAuthorization(reference: string) {
+  return {
+    authorization_code: `AUTH_${reference.replace(/[^A-Za-z0-9]/g, '').slice(0, 12)}`,
+    bin: '408408',
+    last4: '4081',
+    exp_month: '12',
+    exp_year: '2030',
+    channel: 'card',
+    card_type: 'visa ',
+    bank: 'TEST BANK',
+    reusable: true,
+  };
 }
 
 export class FakePaystackServer {
@@ -102,6 +125,7 @@ export class FakePaystackServer {
     this.mismatchCurrency = 'NGN';
     this.requests.length = 0;
     this.refunds.clear();
+    this.charges.length = 0;
     this.#transactions.clear();
   }
 
@@ -150,7 +174,8 @@ export class FakePaystackServer {
       if (this.behaviour === 'slow') {
         const timer = setTimeout(() => {
           this.#timers.delete(timer);
-          if (!res.destroyed) this.#respond(req, res, body);
+          // Acted on even when the caller gave up waiting: Paystack does not know it did.
+          this.#respond(req, res, body);
         }, this.slowMs);
         this.#timers.add(timer);
         return;
@@ -161,6 +186,7 @@ export class FakePaystackServer {
 
   #respond(req: IncomingMessage, res: ServerResponse, body: unknown): void {
     const send = (status: number, payload: unknown) => {
+      if (res.destroyed) return;
       res.writeHead(status, { 'content-type': 'application/json; charset=utf-8' });
       res.end(JSON.stringify(payload));
     };
@@ -171,6 +197,7 @@ export class FakePaystackServer {
       });
     }
     if (this.behaviour === 'non-json') {
+      if (res.destroyed) return;
       res.writeHead(200, { 'content-type': 'text/html' });
       res.end('<html><body>Bad gateway</body></html>');
       return;
@@ -191,6 +218,9 @@ export class FakePaystackServer {
       return this.#verify(decodeURIComponent(verify[1]), send);
     }
     if (req.method === 'POST' && url.pathname === '/refund') return this.#refund(body, send);
+    if (req.method === 'POST' && url.pathname === '/transaction/charge_authorization') {
+      return this.#chargeAuthorization(body, send);
+    }
     return send(404, { status: false, message: 'Not found' });
   }
 
@@ -212,6 +242,56 @@ export class FakePaystackServer {
         amount: refund.amount,
         currency: refund.currency,
         status: 'pending',
+      },
+    });
+  }
+
+  /** Charges made of saved cards, by reference. */
+  readonly charges: { reference: string; amount: number; authorizationCode: string; status: string }[] = [];
+
+  #chargeAuthorization(body: unknown, send: (status: number, payload: unknown) => void): void {
+    const b = (typeof body === 'object' && body !== null ? body : {}) as Record<string, unknown>;
+    if (typeof b.authorization_code !== 'string' || !b.authorization_code.startsWith('AUTH_')) {
+      return send(400, { status: false, message: 'Invalid authorization code' });
+    }
+    if (
+      typeof b.email !== 'string' ||
+      typeof b.amount !== 'number' ||
+      !Number.isInteger(b.amount) ||
+      b.amount <= 0
+    ) {
+      return send(400, { status: false, message: 'Invalid email or amount' });
+    }
+    const reference =
+      typeof b.reference === 'string' && b.reference
+        ? b.reference
+        : `T${Math.random().toString(36).slice(2)}`;
+    if (this.#transactions.has(reference)) {
+      return send(400, { status: false, message: 'Duplicate Transaction Reference' });
+    }
+    const charged = this.behaviour === 'charge-declined' ? 'failed' : 'success';
+    const currency = typeof b.currency === 'string' ? b.currency : 'NGN';
+    this.#transactions.set(reference, { reference, amount: b.amount, currency, email: b.email, charged });
+    this.charges.push({
+      reference,
+      amount: b.amount,
+      authorizationCode: b.authorization_code,
+      status: charged,
+    });
+    send(200, {
+      status: true,
+      message: 'Charge attempted',
+      data: {
+        amount: b.amount,
+        currency,
+        transaction_date: new Date().toISOString(),
+        status: charged,
+        reference,
+        domain: 'test',
+        gateway_response: charged === 'success' ? 'Approved' : 'Declined',
+        channel: 'card',
+        authorization: fakeAuthorization(reference),
+        customer: { email: b.email },
       },
     });
   }
@@ -255,7 +335,11 @@ export class FakePaystackServer {
     let gateway = 'Successful';
     let amount = tx.amount;
     let currency = tx.currency;
-    switch (this.behaviour) {
+    switch (tx.charged ? 'charged' : this.behaviour) {
+      case 'charged':
+        status = tx.charged!;
+        gateway = tx.charged === 'success' ? 'Approved' : 'Declined';
+        break;
       case 'verify-failed':
         status = 'failed';
         gateway = 'Declined';
@@ -288,9 +372,10 @@ export class FakePaystackServer {
         gateway_response: gateway,
         paid_at: status === 'success' ? new Date().toISOString() : null,
         created_at: new Date().toISOString(),
-        channel: 'mobile_money',
+        channel: tx.charged ? 'card' : 'mobile_money',
         currency,
         customer: { email: tx.email },
+        ...(status === 'success' ? { authorization: fakeAuthorization(tx.reference) } : {}),
       },
     });
   }

@@ -119,6 +119,58 @@ describe('PaystackPaymentProvider', () => {
     });
   });
 
+  describe('chargeCard (POST /transaction/charge_authorization)', () => {
+    const afterThis: (() => void)[] = [];
+    afterEach(() => afterThis.splice(0).forEach((undo) => undo()));
+    const card = {
+      authorizationCode: 'AUTH_saved',
+      brand: 'visa',
+      last4: '4081',
+      expMonth: '12',
+      expYear: '2030',
+      email: 'merchant@example.com',
+    };
+    const charge = (reference: string) =>
+      provider.chargeCard({ reference, card, amount: 20000, currency: 'GHS', checkoutId: 'chk_1' });
+
+    it('charges the saved authorization with its e-mail, amount and our reference', async () => {
+      const charged = await charge('chk_charge_1');
+      expect(charged).toMatchObject({
+        reference: 'chk_charge_1',
+        status: 'succeeded',
+        amount: 20000,
+        currency: 'GHS',
+      });
+      const req = fake.requests.find((r) => r.path === '/transaction/charge_authorization')!;
+      expect(req.body).toMatchObject({
+        authorization_code: 'AUTH_saved',
+        email: 'merchant@example.com',
+        amount: 20000,
+        currency: 'GHS',
+        reference: 'chk_charge_1',
+      });
+    });
+
+    it('answers a declined charge as failed, with the gateway reason', async () => {
+      fake.behaviour = 'charge-declined';
+      expect(await charge('chk_charge_2')).toMatchObject({ status: 'failed', reason: 'failed: Declined' });
+    });
+
+    it('leaves a charge that times out unknown (thrown), never failed', async () => {
+      fake.behaviour = 'slow';
+      const slowMs = fake.slowMs;
+      fake.slowMs = 300;
+      afterThis.push(() => (fake.slowMs = slowMs));
+      const slow = new PaystackPaymentProvider({ secretKey: SECRET, baseUrl: fake.baseUrl, timeoutMs: 100 });
+      await expect(
+        slow.chargeCard({ reference: 'chk_charge_3', card, amount: 1, currency: 'GHS', checkoutId: 'c' }),
+      ).rejects.toBeInstanceOf(PaystackRequestError);
+      // Paystack went on with it: the charge is there when its (late) answer is ready.
+      while (fake.charges.length === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(fake.charges.map((c) => c.reference)).toEqual(['chk_charge_3']);
+    });
+  });
+
   describe('verifyPayment (GET /transaction/verify/:reference)', () => {
     it('maps a successful transaction with its amount and currency', async () => {
       await provider.startPayment(startInput('pay_ok_1'));
@@ -130,6 +182,15 @@ describe('PaystackPaymentProvider', () => {
         amount: 5000,
         currency: 'GHS',
         reason: null,
+        // Paystack's reusable authorization, kept for auto top-up.
+        card: {
+          authorizationCode: expect.stringMatching(/^AUTH_/),
+          brand: 'visa',
+          last4: '4081',
+          expMonth: '12',
+          expYear: '2030',
+          email: 'merchant@example.com',
+        },
       });
       const req = fake.requests[1];
       expect(req.method).toBe('GET');

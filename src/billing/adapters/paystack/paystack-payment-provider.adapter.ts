@@ -1,6 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
+import type { ReusableCard } from '../../domain/checkout.events';
 import {
   type AcceptedRefund,
+  type ChargeCardInput,
   type PaymentProvider,
   type RefundInput,
   RefundRefusedError,
@@ -123,29 +125,29 @@ export class PaystackPaymentProvider implements PaymentProvider {
       `/transaction/verify/${encodeURIComponent(reference)}`,
       undefined,
     );
-    const data = asRecord(body.data);
-    if (!data) throw new PaystackRequestError('Paystack verify: response has no data object');
-    if (data.reference !== reference) {
-      throw new PaystackRequestError('Paystack verify: response concerns a different reference');
+    return transactionResult('verify', body, reference);
+  }
+
+  /**
+   * POST /transaction/charge_authorization: charges a saved card's reusable authorization, with
+   * the same e-mail Paystack saved it for. The answer is read like a verify; `send_otp` and other
+   * open statuses are `pending`. A timeout or transport error stays unknown (thrown).
+   */
+  async chargeCard(input: ChargeCardInput): Promise<VerifiedPayment> {
+    if (!Number.isSafeInteger(input.amount) || input.amount <= 0) {
+      throw new Error(
+        `Paystack charge: amount must be a positive integer in minor units, got ${input.amount}`,
+      );
     }
-    if (typeof data.status !== 'string') {
-      throw new PaystackRequestError('Paystack verify: response has no data.status');
-    }
-    if (typeof data.amount !== 'number' || !Number.isSafeInteger(data.amount) || data.amount < 0) {
-      throw new PaystackRequestError('Paystack verify: response has no valid integer data.amount');
-    }
-    if (typeof data.currency !== 'string' || data.currency === '') {
-      throw new PaystackRequestError('Paystack verify: response has no data.currency');
-    }
-    const status = mapPaystackStatus(data.status);
-    const gateway = typeof data.gateway_response === 'string' ? data.gateway_response.trim() : '';
-    return {
-      reference,
-      status,
-      amount: data.amount,
-      currency: data.currency.toUpperCase(),
-      reason: status === 'failed' ? (gateway ? `${data.status}: ${gateway}` : data.status) : null,
-    };
+    const body = await this.#request('charge', 'POST', '/transaction/charge_authorization', {
+      authorization_code: input.card.authorizationCode,
+      email: input.card.email,
+      amount: input.amount,
+      currency: input.currency,
+      reference: input.reference,
+      metadata: JSON.stringify({ checkout_id: input.checkoutId, origin: 'auto_topup' }),
+    });
+    return transactionResult('charge', body, input.reference);
   }
 
   /**
@@ -267,6 +269,63 @@ export class PaystackPaymentProvider implements PaymentProvider {
   #redact(text: string): string {
     return text.split(this.#secretKey).join('[redacted]');
   }
+}
+
+/** A transaction object (verify, charge) as the port's answer, checked field by field. */
+function transactionResult(
+  operation: string,
+  body: Record<string, unknown>,
+  reference: string,
+): VerifiedPayment {
+  const label = `Paystack ${operation}`;
+  const data = asRecord(body.data);
+  if (!data) throw new PaystackRequestError(`${label}: response has no data object`);
+  if (data.reference !== reference) {
+    throw new PaystackRequestError(`${label}: response concerns a different reference`);
+  }
+  if (typeof data.status !== 'string') {
+    throw new PaystackRequestError(`${label}: response has no data.status`);
+  }
+  if (typeof data.amount !== 'number' || !Number.isSafeInteger(data.amount) || data.amount < 0) {
+    throw new PaystackRequestError(`${label}: response has no valid integer data.amount`);
+  }
+  if (typeof data.currency !== 'string' || data.currency === '') {
+    throw new PaystackRequestError(`${label}: response has no data.currency`);
+  }
+  const status = mapPaystackStatus(data.status);
+  const gateway = typeof data.gateway_response === 'string' ? data.gateway_response.trim() : '';
+  const card = status === 'succeeded' ? reusableCard(data) : null;
+  return {
+    reference,
+    status,
+    amount: data.amount,
+    currency: data.currency.toUpperCase(),
+    reason: status === 'failed' ? (gateway ? `${data.status}: ${gateway}` : data.status) : null,
+    ...(card ? { card } : {}),
+  };
+}
+
+/** Paystack's `authorization` when it says it may be charged again, with the customer's e-mail. */
+function reusableCard(data: Record<string, unknown>): ReusableCard | null {
+  const auth = asRecord(data.authorization);
+  const email = asRecord(data.customer)?.email;
+  if (
+    !auth ||
+    auth.reusable !== true ||
+    typeof auth.authorization_code !== 'string' ||
+    typeof email !== 'string'
+  ) {
+    return null;
+  }
+  const text = (value: unknown) => (typeof value === 'string' ? value.trim() : '');
+  return {
+    authorizationCode: auth.authorization_code,
+    brand: text(auth.card_type) || text(auth.brand) || text(auth.channel) || 'card',
+    last4: text(auth.last4),
+    expMonth: text(auth.exp_month),
+    expYear: text(auth.exp_year),
+    email,
+  };
 }
 
 function asRecord(value: unknown): Record<string, unknown> | null {

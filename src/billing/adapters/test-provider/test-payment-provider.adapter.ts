@@ -1,5 +1,6 @@
 import type {
   AcceptedRefund,
+  ChargeCardInput,
   PaymentProvider,
   RefundInput,
   PaymentStatus,
@@ -53,6 +54,17 @@ export class TestPaymentProvider implements PaymentProvider {
       amount: outcome.amount,
       currency: outcome.currency,
       reason: outcome.status === 'failed' ? (outcome.reason ?? 'declined on the test payment page') : null,
+    };
+  }
+
+  /** The test card always pays: no money moves under TEST. */
+  async chargeCard(input: ChargeCardInput): Promise<VerifiedPayment> {
+    return {
+      reference: input.reference,
+      status: 'succeeded',
+      amount: input.amount,
+      currency: input.currency,
+      reason: null,
     };
   }
 

@@ -1,4 +1,4 @@
-/** Retry timing of webhook deliveries: pure, so tests pin it without waiting. */
+/** Retry timing of deliveries that may fail (webhooks, mails): pure, so tests pin it without waiting. */
 export interface RetryPolicy {
   /** The first retry waits this long; each further one twice as long as the previous. */
   readonly baseMs: number;

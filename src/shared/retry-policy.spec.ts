@@ -1,6 +1,6 @@
-import { backoffMs, windowExpired } from './delivery-policy';
+import { backoffMs, windowExpired } from './retry-policy';
 
-describe('webhook retry policy', () => {
+describe('retry policy (webhooks, mails)', () => {
   const policy = { baseMs: 10_000, maxMs: 3_600_000, windowMs: 24 * 3_600_000 };
   const mid = () => 0.5;
 

@@ -1,0 +1,11 @@
+import { Command } from '@nestjs/cqrs';
+
+/** The reset page's form: the link's token and the new password; every session of the account ends. */
+export class CompletePasswordReset extends Command<void> {
+  constructor(
+    readonly token: string,
+    readonly password: string,
+  ) {
+    super();
+  }
+}
