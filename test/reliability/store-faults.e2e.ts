@@ -141,6 +141,23 @@ function expect503(r: TestResponse) {
 const walletEvents = () =>
   readEvents(t.dataDir, 'wallet').filter((e) => e.streamId === `wallet-${m.wallets.TEST}`);
 
+/** Waits until every reservation on the wallet has been captured or released. */
+async function settled(): Promise<void> {
+  await until(
+    () => {
+      const open = new Set<string>();
+      for (const e of walletEvents()) {
+        if (e.type === 'CreditsReserved') open.add(e.data.messageId);
+        if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased')
+          open.delete(e.data.messageId);
+      }
+      return open.size === 0 ? true : undefined;
+    },
+    30_000,
+    'no open reservation',
+  );
+}
+
 it('store unreachable: 503 with Retry-After, /ready fails, then recovers', async () => {
   expect((await send(t, m.testKey, { to: SANDBOX.delivered })).status).toBe(200);
   const before = walletEvents().length;
@@ -162,6 +179,8 @@ it('store unreachable: 503 with Retry-After, /ready fails, then recovers', async
 
 it('a failure writing a send (reservation and message in one transaction): 503, and nothing is reserved', async () => {
   const smsLeft = async () => (await t.request('GET', '/v1/billing', { key: m.testKey })).body.sms_left;
+  // A delivered message's capture is recorded a little after its DELIVERED: count once it is.
+  await settled();
   const before = walletEvents().length;
   const left = await smsLeft();
   store.fault = 'message-appends';
@@ -232,20 +251,7 @@ it('disk full (SQLITE_FULL on append): 503, nothing recorded, and sends work aga
 });
 
 it('after all the faults the wallet balances (wallet:replay through the CLI)', async () => {
-  // No open reservation: every reservation was captured or released.
-  await until(
-    () => {
-      const open = new Set<string>();
-      for (const e of walletEvents()) {
-        if (e.type === 'CreditsReserved') open.add(e.data.messageId);
-        if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased')
-          open.delete(e.data.messageId);
-      }
-      return open.size === 0 ? true : undefined;
-    },
-    30_000,
-    'no open reservation',
-  );
+  await settled();
   const [{ code, replay }] = await replayWallets(t.dataDir, [m.wallets.TEST]);
   expect({ code, consistent: replay.consistent }).toEqual({ code: 0, consistent: true });
   expect(replay.reserved).toBe(0);
