@@ -143,4 +143,16 @@ describe('Console: password reset and statement', () => {
     const signedOut = await new ConsoleBrowser(t.baseUrl).go('GET', `/console/statement.csv?month=${month}`);
     expect(signedOut.status).toBe(303);
   });
+  it('answers at most 10 requests an hour from one client address (429 with Retry-After), whatever the addresses asked for', async () => {
+    // The suite's other tests asked from this address too: within 11 more, the limit answers.
+    let refused: Awaited<ReturnType<typeof askReset>> | undefined;
+    for (let i = 0; i < 11 && !refused; i++) {
+      const answer = await askReset(`anyone-${i}-${Date.now()}@example.com`);
+      if (answer.status === 429) refused = answer;
+      else expect(answer.status).toBe(200);
+    }
+    expect(refused?.status).toBe(429);
+    expect(Number(refused?.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused?.html).toContain('Too many password resets were asked from your address');
+  });
 });

@@ -50,6 +50,7 @@ export class ConsoleBrowser {
     return {
       status: response.status,
       location: response.headers.get('location'),
+      headers: response.headers,
       html: await response.text(),
     };
   }
