@@ -265,7 +265,13 @@ export class MessageDispatcher {
     );
     if (result.outcome === 'accepted') {
       const recordedOk = recording.then((r) => r.ok);
-      this.submissions.remember(message.carrier, result.carrierMessageIds, messageId, recordedOk);
+      this.submissions.remember(
+        message.environment,
+        message.carrier,
+        result.carrierMessageIds,
+        messageId,
+        recordedOk,
+      );
     }
     const recorded = await recording;
     this.metrics.finished(finishedBy(recorded)); // a carrier's rejection: QUEUED → FAILED
