@@ -93,7 +93,7 @@ export class MessageDispatcher {
     private readonly metrics: MessageMetrics,
     /** Absent only where a test runs several dispatchers in one process without heartbeats. */
     liveness?: InstanceLiveness,
-    /** Asked again at a scheduled promotional message's time; absent in tests without compliance. */
+    /** Asked again at dispatch (refusedSinceAccepted); absent in tests without compliance. */
     @Optional() private readonly compliance?: ComplianceGate,
   ) {
     this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
@@ -259,7 +259,7 @@ export class MessageDispatcher {
     const message = ready.value;
     // Reading the state took a while: still this process's partition, and its heartbeat fresh?
     if (!this.leases.holds(this.partitionOf(messageId))) return;
-    const result = (await this.optedOutSinceAccepted(message)) ?? (await this.submit(message));
+    const result = (await this.refusedSinceAccepted(message)) ?? (await this.submit(message));
     const recording = this.aggregates.handle(stream, messageDecider, (s) =>
       recordSubmitResult(s, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),
     );
@@ -294,14 +294,22 @@ export class MessageDispatcher {
   }
 
   /**
-   * A scheduled promotional message whose recipient replied STOP (or was put on the list) after it
-   * was accepted is not sent: it fails as a carrier's refusal would, and settlement releases its
-   * credits. A message sent at once was checked moments before, at its accept, so only scheduled
-   * ones pay this read.
+   * What compliance says now of a message accepted earlier: it is not sent, but fails as a
+   * carrier's refusal would, and settlement releases its credits.
+   * - A LIVE message's sender ID must still be approved: an operator may withdraw an approval
+   *   (`sender-ids:reject`) after it was scheduled, or while it waits for a carrier (issue 28).
+   *   One indexed read of the sender ID's newest event; a TEST message reads nothing.
+   * - A scheduled promotional message whose recipient replied STOP (or was put on the list)
+   *   since. A message sent at once was checked moments before, at its accept, so only
+   *   scheduled ones pay this read.
    */
-  private async optedOutSinceAccepted(message: Message): Promise<SubmitResult | null> {
-    if (!this.compliance || message.sendAt === null) return null;
-    const refusal = await this.compliance.recipientRefusal(message, message.to, message.type);
+  private async refusedSinceAccepted(message: Message): Promise<SubmitResult | null> {
+    if (!this.compliance) return null;
+    const refusal =
+      (await this.compliance.senderIdRefusal(message, message.senderId)) ??
+      (message.sendAt === null
+        ? null
+        : await this.compliance.recipientRefusal(message, message.to, message.type));
     return refusal ? { outcome: 'rejected', errorCode: refusal.code, errorMessage: refusal.message } : null;
   }
 
