@@ -146,7 +146,12 @@ export class MessageDispatcher {
     for (let partition = 0; partition < this.options.dispatchPartitions; partition++) {
       pending += await this.reads.count(DISPATCH_QUEUE, pendingPartition(partition));
     }
-    return { pending, waiting: this.queued.size, submitting: this.inFlight.size };
+    return {
+      pending,
+      waiting: this.queued.size,
+      submitting: this.inFlight.size,
+      wakeUps: this.retryTimers.size,
+    };
   }
 
   /** The dispatch partitions this process holds now. */
@@ -185,6 +190,17 @@ export class MessageDispatcher {
     const earlier = this.queued.get(messageId);
     this.queued.set(messageId, { trusted: trusted && (earlier?.trusted ?? true) });
     this.pump();
+  }
+
+  /**
+   * The message was canceled, sent or ended (the dispatch process manager saw it): its wake-up
+   * timer and any hint waiting for a slot go, rather than firing later to find nothing to do.
+   */
+  forget(messageId: string): void {
+    const timer = this.retryTimers.get(messageId);
+    if (timer) clearTimeout(timer);
+    this.retryTimers.delete(messageId);
+    this.queued.delete(messageId);
   }
 
   private pump(): void {
@@ -383,7 +399,9 @@ export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: Ag
           dispatcher.hint(messageId, { at: event.data.retryAt });
           return;
         default:
+          // Canceled, sent or ended: off the list, and no wake-up left behind (issue 28).
           view.delete(DISPATCH_QUEUE, messageId);
+          dispatcher.forget(messageId);
       }
     },
   };
