@@ -11,8 +11,17 @@ import { ApiSenderId, toApiSenderId } from '../../projections/compliance.project
 import { ComplianceReader } from '../compliance-reader';
 import { RequestSenderId } from './request-sender-id.command';
 
+/**
+ * Records the request, pending the operator's review. The account's pending requests are counted
+ * in the read model (caught up with the log) and the request appended one at a time per account
+ * in this process, so parallel requests cannot all pass the count; processes sharing a store
+ * each count so (docs/security.md).
+ */
 @CommandHandler(RequestSenderId)
 export class RequestSenderIdHandler implements ICommandHandler<RequestSenderId, ApiSenderId> {
+  /** Per account: the tail of its requests in this process. */
+  private readonly byAccount = new Map<string, Promise<unknown>>();
+
   constructor(
     private readonly aggregates: AggregateStore,
     private readonly reader: ComplianceReader,
@@ -27,19 +36,35 @@ export class RequestSenderIdHandler implements ICommandHandler<RequestSenderId, 
       const { kind, code, message } = sample.error;
       throw new DomainError(kind, code, message.replace(/^message/, 'sample_message'), 'sample_message');
     }
-    const handled = unwrap(
-      await this.aggregates.handle(senderIdStream(cmd.accountId, senderId), senderIdDecider, (state) =>
-        request(state, {
-          accountId: cmd.accountId,
-          senderId,
-          sampleMessage: sample.value.message,
-          now: this.clock.now(),
-        }),
-      ),
-    );
-    await this.reader.waitFor(handled.position);
-    const state = handled.state;
+    const state = await this.oneAtATime(cmd.accountId, async () => {
+      const pendingOthers = await this.reader.pendingSenderIds(cmd.accountId, senderId);
+      const handled = unwrap(
+        await this.aggregates.handle(senderIdStream(cmd.accountId, senderId), senderIdDecider, (state) =>
+          request(state, {
+            accountId: cmd.accountId,
+            senderId,
+            sampleMessage: sample.value.message,
+            pendingOthers,
+            now: this.clock.now(),
+          }),
+        ),
+      );
+      // Listed before the next request of the account counts.
+      await this.reader.waitFor(handled.position);
+      return handled.state;
+    });
     if (state.status === 'none') throw new Error('a requested sender ID has a state');
     return toApiSenderId({ ...state, status: state.status });
+  }
+
+  private oneAtATime<T>(accountId: string, task: () => Promise<T>): Promise<T> {
+    const previous = this.byAccount.get(accountId) ?? Promise.resolve();
+    const run = previous.then(task, task);
+    const tail = run.catch(() => undefined);
+    this.byAccount.set(accountId, tail);
+    void tail.then(() => {
+      if (this.byAccount.get(accountId) === tail) this.byAccount.delete(accountId);
+    });
+    return run;
   }
 }
