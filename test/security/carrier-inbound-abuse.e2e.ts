@@ -2,9 +2,7 @@ import { numbersAssign } from '../../src/cli/commands/compliance.commands';
 import { loadMessagingOptions, MESSAGING_OPTIONS } from '../../src/messaging/messaging.options';
 import { SmscSimulator } from '../../src/messaging/adapters/smpp/smsc-simulator';
 import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
-import { randomToken } from '../../src/shared/ids';
-import { WalletService } from '../../src/wallet/application/wallet.service';
-import { createMerchant, Merchant } from '../support/merchant';
+import { createLiveMerchant, createMerchant, Merchant } from '../support/merchant';
 import { send, smsLeft } from '../support/messaging';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 
@@ -69,18 +67,7 @@ describe('deliver_sm from carriers and handsets', () => {
     await telecel?.close();
   });
 
-  async function liveMerchant(): Promise<Merchant> {
-    const m = await createMerchant(t);
-    const granted = await t.app.get(WalletService).addCredits(m.wallets.LIVE, {
-      sourceId: `grant-${randomToken(8)}`,
-      source: 'operator_grant',
-      sms: 10,
-      reason: 'e2e LIVE credits',
-    });
-    expect(granted.ok).toBe(true);
-    await eventually(async () => ((await smsLeft(t, m.liveKey)) === 10 ? true : undefined), SLOW, 'credits');
-    return m;
-  }
+  const liveMerchant = (): Promise<Merchant> => createLiveMerchant(t);
 
   const status = async (key: string, id: string): Promise<string> =>
     (await t.request('GET', `/v1/messages/${id}`, { key })).body.status;

@@ -1,8 +1,6 @@
 import { senderIdsReject } from '../../src/cli/commands/compliance.commands';
 import { SmscSimulator } from '../../src/messaging/adapters/smpp/smsc-simulator';
-import { randomToken } from '../../src/shared/ids';
-import { WalletService } from '../../src/wallet/application/wallet.service';
-import { createMerchant, Merchant } from '../support/merchant';
+import { createLiveMerchant, Merchant } from '../support/merchant';
 import { finalState, send, smsLeft } from '../support/messaging';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
 
@@ -34,18 +32,8 @@ describe('a sender ID withdrawn after a LIVE message was scheduled with it', () 
     await mtn?.close();
   });
 
-  async function liveMerchant(): Promise<Merchant> {
-    const m = await createMerchant(t, undefined, { approvedSenderIds: ['MyShop', 'OtherName'] });
-    const granted = await t.app.get(WalletService).addCredits(m.wallets.LIVE, {
-      sourceId: `grant-${randomToken(8)}`,
-      source: 'operator_grant',
-      sms: 10,
-      reason: 'e2e LIVE credits',
-    });
-    expect(granted.ok).toBe(true);
-    await eventually(async () => ((await smsLeft(t, m.liveKey)) === 10 ? true : undefined), SLOW, 'credits');
-    return m;
-  }
+  const liveMerchant = (): Promise<Merchant> =>
+    createLiveMerchant(t, { approvedSenderIds: ['MyShop', 'OtherName'] });
 
   const walletEvents = async (key: string) =>
     (await t.request('GET', '/v1/wallet/events?limit=1000', { key })).body.data as {

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { validateMessageField, validateSenderIdField } from '../../../messaging/domain/message-input';
 import { CLOCK, Clock } from '../../../shared/clock';
+import { OneAtATime } from '../../../shared/one-at-a-time';
 import { DomainError } from '../../../shared/domain-error';
 import { AggregateStore } from '../../../shared/event-store/aggregate-store';
 import { unwrap } from '../../../shared/result';
@@ -19,8 +20,8 @@ import { RequestSenderId } from './request-sender-id.command';
  */
 @CommandHandler(RequestSenderId)
 export class RequestSenderIdHandler implements ICommandHandler<RequestSenderId, ApiSenderId> {
-  /** Per account: the tail of its requests in this process. */
-  private readonly byAccount = new Map<string, Promise<unknown>>();
+  /** An account's requests, one at a time in this process. */
+  private readonly byAccount = new OneAtATime();
 
   constructor(
     private readonly aggregates: AggregateStore,
@@ -36,7 +37,7 @@ export class RequestSenderIdHandler implements ICommandHandler<RequestSenderId, 
       const { kind, code, message } = sample.error;
       throw new DomainError(kind, code, message.replace(/^message/, 'sample_message'), 'sample_message');
     }
-    const state = await this.oneAtATime(cmd.accountId, async () => {
+    const state = await this.byAccount.run(cmd.accountId, async () => {
       const pendingOthers = await this.reader.pendingSenderIds(cmd.accountId, senderId);
       const handled = unwrap(
         await this.aggregates.handle(senderIdStream(cmd.accountId, senderId), senderIdDecider, (state) =>
@@ -55,16 +56,5 @@ export class RequestSenderIdHandler implements ICommandHandler<RequestSenderId, 
     });
     if (state.status === 'none') throw new Error('a requested sender ID has a state');
     return toApiSenderId({ ...state, status: state.status });
-  }
-
-  private oneAtATime<T>(accountId: string, task: () => Promise<T>): Promise<T> {
-    const previous = this.byAccount.get(accountId) ?? Promise.resolve();
-    const run = previous.then(task, task);
-    const tail = run.catch(() => undefined);
-    this.byAccount.set(accountId, tail);
-    void tail.then(() => {
-      if (this.byAccount.get(accountId) === tail) this.byAccount.delete(accountId);
-    });
-    return run;
   }
 }
