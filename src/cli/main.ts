@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { DomainError } from '../shared/domain-error';
 import { parseArgs } from './cli-args';
+import { writeAll } from './write-all';
 import { accountsCreate, keysMint, keysRevoke } from './commands/account.commands';
 import type { CliCommand } from './commands/cli-command';
 import {
@@ -58,18 +59,20 @@ export async function runCli(
   // A command is a short visit: no threads beside it (its stores checkpoint as they commit).
   process.env.BACKGROUND_THREADS = 'off';
   const app = await NestFactory.createApplicationContext(AppModule, { logger: ['error'] });
+  let printed: Promise<void> = Promise.resolve();
   try {
     await app.init();
     const { output, exitCode } = await command.run(app, options);
-    process.stdout.write(`${JSON.stringify(output)}\n`);
+    printed = writeAll(process.stdout, `${JSON.stringify(output)}\n`);
     return exitCode ?? 0;
   } catch (error) {
     const message =
       error instanceof DomainError ? `${error.code}: ${error.message}` : (error as Error).message;
-    process.stdout.write(`${JSON.stringify({ error: message })}\n`);
+    printed = writeAll(process.stdout, `${JSON.stringify({ error: message })}\n`);
     return 1;
   } finally {
     await app.close();
+    await printed;
   }
 }
 

@@ -7,9 +7,7 @@ import {
   senderIdsReject,
 } from '../../src/cli/commands/compliance.commands';
 import { SmscSimulator } from '../../src/messaging/adapters/smpp/smsc-simulator';
-import { randomToken } from '../../src/shared/ids';
-import { WalletService } from '../../src/wallet/application/wallet.service';
-import { createMerchant, Merchant } from '../support/merchant';
+import { createLiveMerchant, createMerchant, Merchant } from '../support/merchant';
 import { send, sendBody, smsLeft } from '../support/messaging';
 import { eventually, expectError, startTestApp, TestApp } from '../support/test-app';
 import { verifyWebhook } from '../support/verify-webhook';
@@ -45,18 +43,8 @@ describe('Compliance: sender IDs, inbound messages, opt-outs', () => {
     await hooks?.close();
   });
 
-  async function liveMerchant(options: { approvedSenderIds?: string[] } = {}): Promise<Merchant> {
-    const m = await createMerchant(t, undefined, options);
-    const granted = await t.app.get(WalletService).addCredits(m.wallets.LIVE, {
-      sourceId: `grant-${randomToken(8)}`,
-      source: 'operator_grant',
-      sms: 10,
-      reason: 'e2e LIVE credits',
-    });
-    expect(granted.ok).toBe(true);
-    await eventually(async () => ((await smsLeft(t, m.liveKey)) === 10 ? true : undefined), SLOW, 'credits');
-    return m;
-  }
+  const liveMerchant = (options: { approvedSenderIds?: string[] } = {}): Promise<Merchant> =>
+    createLiveMerchant(t, options);
 
   const list = async (path: string, key: string) => {
     const response = await t.request('GET', path, { key });

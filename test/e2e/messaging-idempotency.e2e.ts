@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { WalletService } from '../../src/wallet/application/wallet.service';
 import { createMerchant } from '../support/merchant';
 import { send, smsLeft } from '../support/messaging';
-import { expectError, startTestApp, TestApp } from '../support/test-app';
+import { eventually, expectError, startTestApp, TestApp } from '../support/test-app';
 
 describe('Messaging: Idempotency-Key on POST /v1/messages', () => {
   let t: TestApp;
@@ -102,5 +102,74 @@ describe('Messaging: Idempotency-Key on POST /v1/messages', () => {
     expect(reservations[0].data.messageId).toBe(ok[0].body.id);
     const list = await t.request('GET', '/v1/messages', { key: m.testKey });
     expect(list.body.data.map((d: { id: string }) => d.id)).toEqual([ok[0].body.id]);
+  });
+
+  describe('a retry after send_at has passed (issue 28, item 8)', () => {
+    /** Resolves once the clock is past the time (checked, not slept through blindly). */
+    const past = (iso: string) =>
+      eventually(async () => (Date.now() > Date.parse(iso) + 50 ? true : undefined), 30_000, `past ${iso}`);
+
+    it('gets the recorded message, not 400 invalid_send_at, and reserves nothing more', async () => {
+      const m = await createMerchant(t);
+      const key = randomUUID();
+      const sendAt = new Date(Date.now() + 1500).toISOString();
+      const first = await send(t, m.testKey, { send_at: sendAt }, { 'idempotency-key': key });
+      expect(first.body).toMatchObject({ status: 'SCHEDULED', send_at: sendAt });
+      await past(sendAt);
+
+      const retry = await send(t, m.testKey, { send_at: sendAt }, { 'idempotency-key': key });
+      expect({
+        status: retry.status,
+        id: retry.body.id,
+        replayed: retry.headers.get('idempotent-replayed'),
+      }).toEqual({ status: 200, id: first.body.id, replayed: 'true' });
+      expect((await walletEvents(m.testKey)).filter((e) => e.type === 'CreditsReserved')).toHaveLength(1);
+
+      // Without the key, or under a new one, the past send_at is refused as before.
+      expectError(await send(t, m.testKey, { send_at: sendAt }), 400, 'invalid_send_at');
+      expectError(
+        await send(t, m.testKey, { send_at: sendAt }, { 'idempotency-key': randomUUID() }),
+        400,
+        'invalid_send_at',
+      );
+      // Another body under the key: its own validation first, as before, then the 422.
+      expectError(
+        await send(t, m.testKey, { send_at: sendAt, message: 'Changed' }, { 'idempotency-key': key }),
+        400,
+        'invalid_send_at',
+      );
+    });
+
+    it('gets the recorded batch answer for a batch', async () => {
+      const m = await createMerchant(t);
+      const key = randomUUID();
+      const sendAt = new Date(Date.now() + 1500).toISOString();
+      const body = {
+        sender_id: 'MyShop',
+        type: 'transactional',
+        message: 'Scheduled batch',
+        send_at: sendAt,
+        messages: [{ to: '+233200000001' }, { to: 'nope' }],
+      };
+      const batch = () =>
+        t.request('POST', '/v1/messages/batch', {
+          key: m.testKey,
+          body,
+          headers: { 'idempotency-key': key },
+        });
+      const first = await batch();
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ accepted: 1, refused: 1 });
+      await past(sendAt);
+
+      const retry = await batch();
+      expect({
+        status: retry.status,
+        id: retry.body.id,
+        replayed: retry.headers.get('idempotent-replayed'),
+      }).toEqual({ status: 200, id: first.body.id, replayed: 'true' });
+      expect(retry.body.data[0].message.id).toBe(first.body.data[0].message.id);
+      expect((await walletEvents(m.testKey)).filter((e) => e.type === 'CreditsReserved')).toHaveLength(1);
+    });
   });
 });

@@ -202,6 +202,64 @@ describe('log hygiene: no secret reaches the logs', () => {
     // Not even a key's secret part on its own.
     for (const key of [found.testKey, found.liveKey]) expect(logs).not.toContain(key.slice(9));
   }, 120_000);
+
+  it('keeps phone numbers in request paths out of the access log (issue 28): DELETE /v1/opt_outs/:phone_number', async () => {
+    const browser = new Browser(baseUrl);
+    const email = `logs-phone-${random(6)}@example.com`.toLowerCase();
+    await browser.go('POST', '/console/signup', {
+      _csrf: await browser.csrf('/console/signup'),
+      email,
+      password,
+    });
+    await browser.go('POST', '/console/keys', {
+      ...(await browser.formTokens('/console/keys')),
+      environment: 'TEST',
+      name: 'phones',
+    });
+    const key = /sms_test_[A-Za-z0-9_-]{32,}/.exec((await browser.go('GET', '/console/keys')).html)?.[0];
+    if (!key) throw new Error('no minted key on the keys page');
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${baseUrl}${path}`, {
+        method,
+        headers: {
+          authorization: `Bearer ${key}`,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+        },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      }).then(async (r) => ({
+        status: r.status,
+        id: r.headers.get('x-request-id') ?? '',
+        text: await r.text(),
+      }));
+
+    const digits = ['233241119988', '233241119977', '233241119966'];
+    expect((await call('POST', '/v1/opt_outs', { phone_number: `+${digits[0]}` })).status).toBe(200);
+    const requests = [
+      await call('DELETE', `/v1/opt_outs/%2B${digits[0]}`), // as encodeURIComponent writes it: 200
+      await call('DELETE', `/v1/opt_outs/+${digits[1]}`), // unencoded: 404, nobody's
+      await call('GET', `/v1/opt_outs/${digits[2]}`), // no such route: 404
+    ];
+    expect(requests.map((r) => r.status)).toEqual([200, 404, 404]);
+
+    // Each request's access line is written once it is answered.
+    const accessLines = () =>
+      logs
+        .split('\n')
+        .filter((line) => line.includes('"context":"access"'))
+        .filter((line) => requests.some((r) => line.includes(r.id)));
+    const deadline = Date.now() + 30_000;
+    while (accessLines().length < requests.length && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    const lines = accessLines();
+    expect(lines).toHaveLength(requests.length);
+    for (const number of digits) expect(lines.join('\n')).not.toContain(number);
+    expect(JSON.parse(lines.find((line) => line.includes(requests[0].id)) ?? '{}')).toMatchObject({
+      method: 'DELETE',
+      route: '/v1/opt_outs/:phone_number',
+      path: '/v1/opt_outs/:phone_number',
+      status: 200,
+    });
+  }, 120_000);
 });
 
 describe('the 500 path leaks nothing', () => {

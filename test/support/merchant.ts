@@ -4,7 +4,9 @@ import { RegisterAccount } from '../../src/accounts/application/commands/registe
 import { DecideSenderId } from '../../src/compliance/application/commands/decide-sender-id.command';
 import { RequestSenderId } from '../../src/compliance/application/commands/request-sender-id.command';
 import { randomToken } from '../../src/shared/ids';
-import type { TestApp } from './test-app';
+import { WalletService } from '../../src/wallet/application/wallet.service';
+import { smsLeft } from './messaging';
+import { eventually, type TestApp } from './test-app';
 
 export interface Merchant {
   readonly accountId: string;
@@ -42,4 +44,26 @@ export async function createMerchant(
     testKey: testKey.key,
     liveKey: liveKey.key,
   };
+}
+
+/** A merchant (as createMerchant) whose LIVE wallet an operator granted `credits`, readable as sms_left. */
+export async function createLiveMerchant(
+  t: TestApp,
+  options: { approvedSenderIds?: readonly string[]; credits?: number } = {},
+): Promise<Merchant> {
+  const m = await createMerchant(t, undefined, options);
+  const credits = options.credits ?? 10;
+  const granted = await t.app.get(WalletService).addCredits(m.wallets.LIVE, {
+    sourceId: `grant-${randomToken(8)}`,
+    source: 'operator_grant',
+    sms: credits,
+    reason: 'e2e LIVE credits',
+  });
+  if (!granted.ok) throw new Error(`LIVE credits not granted: ${granted.error.code}`);
+  await eventually(
+    async () => ((await smsLeft(t, m.liveKey)) === credits ? true : undefined),
+    60_000,
+    `LIVE sms_left to be ${credits}`,
+  );
+  return m;
 }

@@ -38,6 +38,7 @@ export class RecordingCarrier implements Carrier {
     for (const id of this.partIds(message)) {
       await this.sink.receipt({
         carrier: this.name,
+        environment: message.environment,
         carrierMessageIdCandidates: [id],
         status,
         carrierStatus: status === 'DELIVERED' ? 'DELIVRD' : 'UNDELIV',

@@ -20,6 +20,7 @@ import {
 } from '../ports/payment-provider.port';
 import { TEST_CARD } from '../domain/saved-card';
 import { VerificationCache } from './verification-cache';
+import { OneAtATime } from '../../shared/one-at-a-time';
 
 type Checkout = checkout.Checkout;
 
@@ -35,7 +36,7 @@ const REDIRECT_READ_MODELS = [CHECKOUTS_PROJECTION, 'wallet-balances'];
 @Injectable()
 export class CheckoutPayments {
   private readonly logger = new Logger('checkout-payments');
-  private readonly locks = new Map<string, Promise<unknown>>();
+  private readonly locks = new OneAtATime();
   private readonly verifications: VerificationCache;
 
   constructor(
@@ -298,13 +299,6 @@ export class CheckoutPayments {
   }
 
   private serialize<T>(key: string, run: () => Promise<T>): Promise<T> {
-    const previous = this.locks.get(key) ?? Promise.resolve();
-    const current = previous.then(run, run);
-    const tail = current.catch(() => undefined);
-    this.locks.set(key, tail);
-    void tail.then(() => {
-      if (this.locks.get(key) === tail) this.locks.delete(key);
-    });
-    return current;
+    return this.locks.run(key, run);
   }
 }

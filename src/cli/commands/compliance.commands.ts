@@ -10,18 +10,25 @@ import { SENDER_ID_STATUSES, SenderIdStatus } from '../../compliance/domain/send
 import { required } from '../cli-args';
 import type { CliCommand } from './cli-command';
 
-/** `sender-ids:list [--status pending]`: every account's sender IDs, oldest request first. */
+/**
+ * `sender-ids:list [--status pending] [--limit 100] [--after CURSOR]`: every account's sender IDs
+ * by status, oldest request first, a page at a time: `has_more` and `next_after` (pass it as
+ * `--after`) continue the list, so the newest pending request is always reachable.
+ */
 export const senderIdsList: CliCommand = {
   name: 'sender-ids:list',
-  usage: 'sender-ids:list [--status pending|approved|rejected]',
+  usage:
+    'sender-ids:list [--status pending|approved|rejected] [--limit 1-1000, default 100] [--after NEXT_AFTER]',
   async run(app, options) {
     const status = options.status;
     if (status !== undefined && !(SENDER_ID_STATUSES as readonly string[]).includes(status))
       throw new Error(`--status must be one of ${SENDER_ID_STATUSES.join(', ')}`);
-    const senderIds = await app
+    const limit = Number(options.limit ?? 100);
+    if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be 1 to 1000');
+    const page = await app
       .get(QueryBus)
-      .execute(new SenderIdRequests(status as SenderIdStatus | undefined));
-    return { output: { sender_ids: senderIds } };
+      .execute(new SenderIdRequests(status as SenderIdStatus | undefined, limit, options.after));
+    return { output: page };
   },
 };
 
@@ -30,13 +37,11 @@ export const senderIdsApprove: CliCommand = {
   name: 'sender-ids:approve',
   usage: 'sender-ids:approve --email E --sender-id S',
   async run(app, options) {
-    const decided = await app
-      .get(CommandBus)
-      .execute(
-        new DecideSenderId(required(options, 'email'), required(options, 'sender-id'), {
-          verdict: 'approve',
-        }),
-      );
+    const decided = await app.get(CommandBus).execute(
+      new DecideSenderId(required(options, 'email'), required(options, 'sender-id'), {
+        verdict: 'approve',
+      }),
+    );
     return { output: { approved: decided } };
   },
 };

@@ -10,7 +10,12 @@ import {
   OPT_OUTS,
   OptOutDoc,
   optOutKey,
+  SENDER_IDS,
+  SenderIdDoc,
+  senderIdSort,
 } from '../projections/compliance.projection';
+
+const PAGE = 500;
 
 /** The compliance read models, read once they have caught up with the log (a list shows what was just answered). */
 @Injectable()
@@ -51,6 +56,24 @@ export class ComplianceReader {
       afterSort = cursor.sort;
     }
     return this.reads.list<OptOutDoc>(OPT_OUTS, { partition: walletId, order: 'desc', limit, afterSort });
+  }
+
+  /** How many of the account's sender IDs other than `except` wait for review (read models caught up first). */
+  async pendingSenderIds(accountId: string, except: string): Promise<number> {
+    await this.caughtUp();
+    let pending = 0;
+    let afterSort: string | undefined;
+    for (;;) {
+      const docs = await this.reads.list<SenderIdDoc>(SENDER_IDS, {
+        partition: accountId,
+        order: 'asc',
+        limit: PAGE,
+        afterSort,
+      });
+      pending += docs.filter((doc) => doc.status === 'pending' && doc.senderId !== except).length;
+      if (docs.length < PAGE) return pending;
+      afterSort = senderIdSort(docs[docs.length - 1]);
+    }
   }
 
   /** The account an operator names by email; 404 `resource_missing` (param email) when none. */

@@ -3,6 +3,7 @@ import type { AggregateStore } from '../../shared/event-store/aggregate-store';
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { INBOUND_STREAM_PREFIX, InboundMessageReceived, optOutStream } from '../domain/compliance.events';
+import { optOutNumberOf } from '../domain/inbound-address';
 import { optOutIntent, OptOutIntent } from '../domain/opt-out-keywords';
 import { optIn, optOut, optOutDecider } from '../domain/opt-out.decider';
 
@@ -33,11 +34,13 @@ export function optOutsFromInboundProcess(aggregates: AggregateStore, clock: Clo
     apply(recorded: RecordedEvent, view: ProjectionView) {
       const data = (recorded as unknown as InboundMessageReceived).data;
       const intent = optOutIntent(data.message);
-      if (!intent || !data.walletId) return;
+      // A sender that is no E.164 number (a short code, text) is on no list: sends go to numbers.
+      const phoneNumber = optOutNumberOf(data);
+      if (!intent || !data.walletId || phoneNumber === null) return;
       const request: Request = {
         intent,
         walletId: data.walletId,
-        phoneNumber: data.from,
+        phoneNumber,
         inbound: { id: data.inboundId, position: recorded.position },
       };
       const stream = optOutStream(request.walletId, request.phoneNumber);

@@ -53,7 +53,10 @@ export type InboundMessageReceived = DomainEvent<
   'InboundMessageReceived',
   {
     inboundId: string;
+    /** E.164, a short code, or (fromKind text) whatever else the carrier wrote. */
     from: string;
+    /** Absent on messages recorded before senders were read by their TON (issue 28). */
+    fromKind?: 'number' | 'short_code' | 'text';
     to: string;
     message: string;
     environment: Environment;

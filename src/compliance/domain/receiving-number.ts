@@ -18,14 +18,5 @@ export function parseReceivingNumber(value: unknown, param = 'number'): Result<s
   );
 }
 
-/**
- * An address as an SMSC writes it (international numbers without their plus, short codes as
- * they are) in the form numbers are assigned in.
- */
-export function receivingNumberFromAddress(address: string): string {
-  const digits = address.trim().replace(/^\+/, '');
-  return /^\d{9,15}$/.test(digits) ? `+${digits}` : digits;
-}
-
 /** The longest inbound text kept: ten concatenated parts of 160 characters. */
 export const MAX_INBOUND_LENGTH = 1600;

@@ -13,7 +13,7 @@ const requested: SenderIdEvent = {
     requestedAt: now.toISOString(),
   },
 };
-const ask = { accountId: 'acct_1', senderId: 'MyShop', sampleMessage: 'Hi', now };
+const ask = { accountId: 'acct_1', senderId: 'MyShop', sampleMessage: 'Hi', pendingOthers: 0, now };
 
 describe('sender ID decider', () => {
   it('is pending once requested, and not requested twice', () => {
@@ -35,6 +35,18 @@ describe('sender ID decider', () => {
     const state = given(requested, ...(rejected.ok ? rejected.value : []));
     expect(state).toMatchObject({ status: 'rejected', reason: 'Brand not proven' });
     expect(request(state, ask).ok).toBe(true);
+  });
+
+  it('refuses an 11th pending request of the account, but still says 409 for one that exists', () => {
+    expect(request(given(), { ...ask, pendingOthers: 9 }).ok).toBe(true);
+    expect(request(given(), { ...ask, pendingOthers: 10 })).toMatchObject({
+      ok: false,
+      error: { kind: 'invalid_request', code: 'too_many_pending_sender_ids', param: 'sender_id' },
+    });
+    expect(request(given(requested), { ...ask, pendingOthers: 10 })).toMatchObject({
+      ok: false,
+      error: { code: 'sender_id_exists' },
+    });
   });
 
   it('cannot decide a sender ID nobody asked for', () => {

@@ -1,5 +1,5 @@
 import type { Decider } from '../../shared/decider';
-import { DomainError } from '../../shared/domain-error';
+import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 import type { SenderIdEvent } from './compliance.events';
 
@@ -52,13 +52,17 @@ type Decision = Result<SenderIdEvent[], DomainError>;
 const unknown = (senderId: string) =>
   new DomainError('not_found', 'resource_missing', `No request for sender ID ${senderId}`, 'sender_id');
 
+/** An account's requests waiting for the operator at once (issue 28: the review queue is shared). */
+export const MAX_PENDING_SENDER_IDS = 10;
+
 /**
  * A merchant asks for a sender ID: once pending or approved it is not asked again (409); a
- * rejected one may be asked again, with a new sample, and is pending once more.
+ * rejected one may be asked again, with a new sample, and is pending once more. An account has
+ * at most MAX_PENDING_SENDER_IDS pending (`pendingOthers`: its other sender IDs pending now).
  */
 export function request(
   state: SenderIdState,
-  cmd: { accountId: string; senderId: string; sampleMessage: string; now: Date },
+  cmd: { accountId: string; senderId: string; sampleMessage: string; pendingOthers: number; now: Date },
 ): Decision {
   if (state.status === 'pending' || state.status === 'approved') {
     return err(
@@ -66,6 +70,16 @@ export function request(
         'conflict',
         'sender_id_exists',
         `Sender ID ${cmd.senderId} is already ${state.status} for this account`,
+        'sender_id',
+      ),
+    );
+  }
+  if (cmd.pendingOthers >= MAX_PENDING_SENDER_IDS) {
+    return err(
+      invalid(
+        'too_many_pending_sender_ids',
+        `An account has at most ${MAX_PENDING_SENDER_IDS} sender ID requests waiting for review; ` +
+          'request more once the operator has decided on some',
         'sender_id',
       ),
     );

@@ -42,7 +42,13 @@ export class SenderIdsHttpController {
       "Request a sender ID for the key's account (status pending until the operator approves or rejects it); LIVE sends need it approved",
   })
   @ApiOkResponse({ type: SenderIdResponse })
-  @ApiErrors({ 400: ['invalid_sender_id', 'message_too_long'], 409: ['sender_id_exists'] }, { body: true })
+  @ApiErrors(
+    {
+      400: ['invalid_sender_id', 'message_too_long', 'too_many_pending_sender_ids'],
+      409: ['sender_id_exists'],
+    },
+    { body: true },
+  )
   request(@CurrentPrincipal() principal: Principal, @Body() body: RequestSenderIdDto) {
     return this.commands.execute(
       new RequestSenderId(principal.accountId, body.sender_id, body.sample_message),

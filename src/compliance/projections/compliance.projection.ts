@@ -125,6 +125,10 @@ export const toApiOptOut = (doc: OptOutDoc): ApiOptOut => ({
 });
 
 export const senderIdKey = (accountId: string, senderId: string) => `${accountId}|${senderId}`;
+/** Oldest request first, within an account (SENDER_IDS)… */
+export const senderIdSort = (doc: SenderIdDoc) => `${doc.requestedAt}|${doc.senderId}`;
+/** …and within a status, across accounts (SENDER_IDS_BY_STATUS). */
+export const senderIdByStatusSort = (doc: SenderIdDoc) => `${senderIdSort(doc)}|${doc.accountId}`;
 export const optOutKey = (walletId: string, phoneNumber: string) => `${walletId}|${phoneNumber}`;
 /** Newest first within a partition: the time, then the id for equal times. */
 export const inboundSort = (data: InboundMessageReceived['data']) => `${data.receivedAt}|${data.inboundId}`;
@@ -199,9 +203,8 @@ async function applySenderId(recorded: RecordedEvent, view: ProjectionView): Pro
       return;
   }
   if (!doc) return;
-  const sort = `${doc.requestedAt}|${doc.senderId}`;
-  view.put(SENDER_IDS, key, doc, { partition: doc.accountId, sort });
-  view.put(SENDER_IDS_BY_STATUS, key, doc, { partition: doc.status, sort: `${sort}|${doc.accountId}` });
+  view.put(SENDER_IDS, key, doc, { partition: doc.accountId, sort: senderIdSort(doc) });
+  view.put(SENDER_IDS_BY_STATUS, key, doc, { partition: doc.status, sort: senderIdByStatusSort(doc) });
 }
 
 function applyOptOut(recorded: RecordedEvent, view: ProjectionView): void {

@@ -82,12 +82,23 @@ export class BatchSend {
     ctx: WalletContext,
     key: string | null,
   ): Promise<{ batch: BatchView; replayed: boolean }> {
-    // A refusal of the whole batch (400) is answered before the key is looked at, and never recorded.
-    const items = await this.check(body, ctx);
-    if (key === null) return { batch: await this.submit(items, ctx, newId('bat'), null), replayed: false };
+    if (key === null) {
+      return {
+        batch: await this.submit(await this.check(body, ctx), ctx, newId('bat'), null),
+        replayed: false,
+      };
+    }
+    // The key is looked up first: a recorded answer is replayed whatever the time now says of the
+    // body (a send_at passed meanwhile). A refusal of the whole batch (400) is never recorded.
+    let items: BatchItemCheck[] | null = null;
+    const checked = async () => (items ??= await this.check(body, ctx));
     const { answer, replayed } = await this.keys.run(key, ctx.walletId, batchRequestHashOf(body), {
+      check: async () => void (await checked()),
       newClaim: () => ({ batchId: newId('bat') }),
-      run: async (batchId) => ({ answer: await this.submit(items, ctx, batchId, key), replayed: false }),
+      run: async (batchId) => ({
+        answer: await this.submit(await checked(), ctx, batchId, key),
+        replayed: false,
+      }),
       recorded: (batchId) => this.recorded(batchId, ctx),
       started: async (batchId) =>
         (await this.events.readStream(batchStream(batchId), { limit: 1 })).length > 0,

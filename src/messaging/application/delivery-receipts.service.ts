@@ -9,7 +9,9 @@ import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { finishedBy, messageDecider, recordReceipt } from '../domain/message.decider';
 import { messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
+import { carrierCallingCode } from '../domain/routing';
 import { RecentSubmissions } from './recent-submissions';
+import { RouteRegistry } from './route-registry.service';
 import type { CarrierInbound, CarrierReceipt, ReceiptSink } from '../ports/carrier.port';
 import { MESSAGE_CARRIER_REFS, MESSAGES_PROJECTION } from '../projections/messages.projection';
 
@@ -35,11 +37,16 @@ export class DeliveryReceipts implements ReceiptSink {
     private readonly submissions: RecentSubmissions,
     private readonly metrics: MessageMetrics,
     private readonly commands: CommandBus,
+    private readonly routes: RouteRegistry,
   ) {}
 
   async receipt(receipt: CarrierReceipt): Promise<void> {
     let messageId =
-      (await this.submissions.messageFor(receipt.carrier, receipt.carrierMessageIdCandidates)) ??
+      (await this.submissions.messageFor(
+        receipt.environment,
+        receipt.carrier,
+        receipt.carrierMessageIdCandidates,
+      )) ??
       receipt.messageId ??
       (await this.lookup(receipt));
     const deadline = Date.now() + this.options.receiptMatchGraceMs;
@@ -63,15 +70,28 @@ export class DeliveryReceipts implements ReceiptSink {
     this.metrics.finished(finishedBy(recorded));
   }
 
-  /** A reply or STOP from a carrier: the compliance context records it (API.md, Compliance). */
+  /**
+   * A reply or STOP from a carrier: the compliance context records it (API.md, Compliance),
+   * reading a national number by the country of the carrier's routes.
+   */
   async inbound(message: CarrierInbound): Promise<void> {
     const { from, to, environment, carrier } = message;
+    const countryCallingCode = carrierCallingCode(carrier, await this.routes.operatorRoutes());
     await this.commands.execute(
-      new ReceiveInboundMessage({ from, to, message: message.message, environment, carrier }),
+      new ReceiveInboundMessage({
+        from,
+        to,
+        countryCallingCode,
+        message: message.message,
+        environment,
+        carrier,
+      }),
     );
   }
 
+  /** The carrier refs are LIVE messages' only (a TEST receipt names its message). */
   private async lookup(receipt: CarrierReceipt): Promise<string | null> {
+    if (receipt.environment !== 'LIVE') return null;
     for (const id of receipt.carrierMessageIdCandidates) {
       const ref = await this.reads.get<{ messageId: string }>(
         MESSAGE_CARRIER_REFS,

@@ -12,7 +12,7 @@ import {
 import { DomainErrorWithHeaders } from '../../shared/http/error-body';
 import { newId } from '../../shared/ids';
 import { messageStream } from '../domain/message.events';
-import type { SendInput } from '../domain/message-input';
+import type { SendInput, ValidSend } from '../domain/message-input';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { ApiMessage, toApiMessage } from '../projections/messages.projection';
 import { MessageReader } from './message-reader';
@@ -117,6 +117,12 @@ const inProgress = () =>
 
 /** What one kind of request (a send, a batch) does under the id its Idempotency-Key claim names. */
 export interface ClaimedRequest<T> {
+  /**
+   * Everything the request checks before it may run (its 400s, nothing recorded). Asked only when
+   * the key holds no answer to replay: a retry after its send_at has passed, or after the sender
+   * ID it named was withdrawn, still gets the answer recorded under its key (issue 28).
+   */
+  check(): Promise<void>;
   /** The claim's id for a first run: `{ messageId }` or `{ batchId }`, new. */
   newClaim(): { readonly messageId: string } | { readonly batchId: string };
   /** Runs the request under the id: the first time, or to finish one whose first run died. */
@@ -150,11 +156,14 @@ export class IdempotencyKeys {
     request: ClaimedRequest<T>,
   ): Promise<{ answer: T; replayed: boolean }> {
     const stream = idempotencyStream(walletId, key);
+    let checked: Promise<void> | null = null;
+    const check = () => (checked ??= request.check());
     for (let attempt = 0; attempt < 10; attempt++) {
       const state = foldIdempotency(await this.events.readStream(stream));
       const decision = decideIdempotency(state, requestHash, this.clock.now());
       switch (decision.action) {
         case 'mismatch':
+          await check(); // a body that is wrong in itself is answered as such, as without the key
           throw new DomainError(
             'unprocessable',
             'idempotency_key_reused',
@@ -175,6 +184,7 @@ export class IdempotencyKeys {
           throw inProgress();
         }
         case 'claim': {
+          await check();
           const claim = request.newClaim();
           const data: IdempotencyKeyClaimedData = {
             requestHash,
@@ -261,12 +271,18 @@ export class IdempotentSend {
     body: unknown,
     ctx: Extract<SendContext, { mode: 'wallet' }>,
   ): Promise<{ message: ApiMessage; replayed: boolean }> {
-    // Validation errors are answered before the key is looked at, and never recorded.
-    const valid = await this.sender.validate(body, ctx);
+    // The key is looked up first: a recorded answer is replayed whatever the time now says of
+    // the body (a send_at passed meanwhile). Validation errors are never recorded.
+    let valid: ValidSend | null = null;
+    const validate = async () => (valid ??= await this.sender.validate(body, ctx));
     const { answer, replayed } = await this.keys.run(key, ctx.walletId, requestHashOf(body), {
+      check: async () => void (await validate()),
       newClaim: () => ({ messageId: newId('msg') }),
       run: async (messageId) => {
-        const outcome = await this.sender.sendValid(valid, ctx, { messageId, idempotencyKey: key });
+        const outcome = await this.sender.sendValid(await validate(), ctx, {
+          messageId,
+          idempotencyKey: key,
+        });
         return { answer: outcome.message, replayed: !outcome.created };
       },
       recorded: async (messageId) => {

@@ -93,7 +93,7 @@ export class MessageDispatcher {
     private readonly metrics: MessageMetrics,
     /** Absent only where a test runs several dispatchers in one process without heartbeats. */
     liveness?: InstanceLiveness,
-    /** Asked again at a scheduled promotional message's time; absent in tests without compliance. */
+    /** Asked again at dispatch (refusedSinceAccepted); absent in tests without compliance. */
     @Optional() private readonly compliance?: ComplianceGate,
   ) {
     this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
@@ -146,7 +146,12 @@ export class MessageDispatcher {
     for (let partition = 0; partition < this.options.dispatchPartitions; partition++) {
       pending += await this.reads.count(DISPATCH_QUEUE, pendingPartition(partition));
     }
-    return { pending, waiting: this.queued.size, submitting: this.inFlight.size };
+    return {
+      pending,
+      waiting: this.queued.size,
+      submitting: this.inFlight.size,
+      wakeUps: this.retryTimers.size,
+    };
   }
 
   /** The dispatch partitions this process holds now. */
@@ -185,6 +190,17 @@ export class MessageDispatcher {
     const earlier = this.queued.get(messageId);
     this.queued.set(messageId, { trusted: trusted && (earlier?.trusted ?? true) });
     this.pump();
+  }
+
+  /**
+   * The message was canceled, sent or ended (the dispatch process manager saw it): its wake-up
+   * timer and any hint waiting for a slot go, rather than firing later to find nothing to do.
+   */
+  forget(messageId: string): void {
+    const timer = this.retryTimers.get(messageId);
+    if (timer) clearTimeout(timer);
+    this.retryTimers.delete(messageId);
+    this.queued.delete(messageId);
   }
 
   private pump(): void {
@@ -259,13 +275,19 @@ export class MessageDispatcher {
     const message = ready.value;
     // Reading the state took a while: still this process's partition, and its heartbeat fresh?
     if (!this.leases.holds(this.partitionOf(messageId))) return;
-    const result = (await this.optedOutSinceAccepted(message)) ?? (await this.submit(message));
+    const result = (await this.refusedSinceAccepted(message)) ?? (await this.submit(message));
     const recording = this.aggregates.handle(stream, messageDecider, (s) =>
       recordSubmitResult(s, { dispatcherId: this.dispatcherId, result, now: this.clock.now() }),
     );
     if (result.outcome === 'accepted') {
       const recordedOk = recording.then((r) => r.ok);
-      this.submissions.remember(message.carrier, result.carrierMessageIds, messageId, recordedOk);
+      this.submissions.remember(
+        message.environment,
+        message.carrier,
+        result.carrierMessageIds,
+        messageId,
+        recordedOk,
+      );
     }
     const recorded = await recording;
     this.metrics.finished(finishedBy(recorded)); // a carrier's rejection: QUEUED → FAILED
@@ -288,14 +310,22 @@ export class MessageDispatcher {
   }
 
   /**
-   * A scheduled promotional message whose recipient replied STOP (or was put on the list) after it
-   * was accepted is not sent: it fails as a carrier's refusal would, and settlement releases its
-   * credits. A message sent at once was checked moments before, at its accept, so only scheduled
-   * ones pay this read.
+   * What compliance says now of a message accepted earlier: it is not sent, but fails as a
+   * carrier's refusal would, and settlement releases its credits.
+   * - A LIVE message's sender ID must still be approved: an operator may withdraw an approval
+   *   (`sender-ids:reject`) after it was scheduled, or while it waits for a carrier (issue 28).
+   *   One indexed read of the sender ID's newest event; a TEST message reads nothing.
+   * - A scheduled promotional message whose recipient replied STOP (or was put on the list)
+   *   since. A message sent at once was checked moments before, at its accept, so only
+   *   scheduled ones pay this read.
    */
-  private async optedOutSinceAccepted(message: Message): Promise<SubmitResult | null> {
-    if (!this.compliance || message.sendAt === null) return null;
-    const refusal = await this.compliance.recipientRefusal(message, message.to, message.type);
+  private async refusedSinceAccepted(message: Message): Promise<SubmitResult | null> {
+    if (!this.compliance) return null;
+    const refusal =
+      (await this.compliance.senderIdRefusal(message, message.senderId)) ??
+      (message.sendAt === null
+        ? null
+        : await this.compliance.recipientRefusal(message, message.to, message.type));
     return refusal ? { outcome: 'rejected', errorCode: refusal.code, errorMessage: refusal.message } : null;
   }
 
@@ -369,7 +399,9 @@ export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: Ag
           dispatcher.hint(messageId, { at: event.data.retryAt });
           return;
         default:
+          // Canceled, sent or ended: off the list, and no wake-up left behind (issue 28).
           view.delete(DISPATCH_QUEUE, messageId);
+          dispatcher.forget(messageId);
       }
     },
   };

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { RecentlyUsed } from '../../shared/recently-used';
+import type { Environment } from '../ports/carrier.port';
 
 interface Submission {
   readonly messageId: string;
@@ -24,23 +25,32 @@ export class RecentSubmissions {
   private readonly byCarrierId = new RecentlyUsed<string, Submission>(MAX_ENTRIES);
 
   remember(
+    environment: Environment,
     carrier: string,
     carrierMessageIds: readonly string[],
     messageId: string,
     recorded: Promise<boolean>,
   ): void {
     const submission: Submission = { messageId, recorded: recorded.catch(() => false) };
-    for (const id of carrierMessageIds) this.byCarrierId.set(key(carrier, id), submission);
+    for (const id of carrierMessageIds) this.byCarrierId.set(key(environment, carrier, id), submission);
   }
 
-  /** The message a receipt is for, once its submission is recorded; null when not known here. */
-  async messageFor(carrier: string, candidates: readonly string[]): Promise<string | null> {
+  /**
+   * The message a receipt is for, once its submission is recorded; null when not known here. Only
+   * a submission on the receipt's own connection (carrier and environment) is one it can be for.
+   */
+  async messageFor(
+    environment: Environment,
+    carrier: string,
+    candidates: readonly string[],
+  ): Promise<string | null> {
     for (const id of candidates) {
-      const submission = this.byCarrierId.get(key(carrier, id));
+      const submission = this.byCarrierId.get(key(environment, carrier, id));
       if (submission) return (await submission.recorded) ? submission.messageId : null;
     }
     return null;
   }
 }
 
-const key = (carrier: string, carrierMessageId: string) => `${carrier}:${carrierMessageId}`;
+const key = (environment: Environment, carrier: string, carrierMessageId: string) =>
+  `${environment}:${carrier}:${carrierMessageId}`;

@@ -332,6 +332,11 @@ describe('message decider', () => {
     it('ignores receipts for a message that does not exist', () => {
       expect(recordReceipt(given(), receipt(['c1']))).toEqual(ok([]));
     });
+
+    it("ignores a receipt from another route's connection or from the other environment", () => {
+      expect(recordReceipt(sentState(), { ...receipt(['c1']), carrier: 'TELECEL' })).toEqual(ok([]));
+      expect(recordReceipt(sentState(), { ...receipt(['c1']), environment: 'LIVE' })).toEqual(ok([]));
+    });
   });
 
   describe('scheduled sends', () => {

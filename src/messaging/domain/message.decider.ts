@@ -267,7 +267,14 @@ export function recordSubmitResult(
 
 export type ReceiptInput = Pick<
   CarrierReceipt,
-  'carrierMessageIdCandidates' | 'status' | 'carrierStatus' | 'errorCode' | 'errorMessage' | 'reportedAt'
+  | 'carrier'
+  | 'environment'
+  | 'carrierMessageIdCandidates'
+  | 'status'
+  | 'carrierStatus'
+  | 'errorCode'
+  | 'errorMessage'
+  | 'reportedAt'
 >;
 
 /** The outcome the last part's receipt decides, carrying that receipt. */
@@ -303,6 +310,9 @@ function outcomeOf(
  */
 export function recordReceipt(state: MessageState, receipt: ReceiptInput): Decision {
   if (!isMessage(state) || state.status !== 'SENT') return ok([]);
+  // Only the connection the message went out on reports on it (issue 28: another route's SMSC,
+  // or a LIVE link naming a TEST message's derived carrier id, changes nothing).
+  if (receipt.carrier !== state.carrier || receipt.environment !== state.environment) return ok([]);
   const id = receipt.carrierMessageIdCandidates.find((c) => state.carrierMessageIds.includes(c));
   if (id === undefined || state.reports.some((r) => r.carrierMessageId === id)) return ok([]);
   const report: DeliveryReportedData = {

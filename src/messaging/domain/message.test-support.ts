@@ -83,6 +83,8 @@ export const receipt = (
   status: FinalStatus = 'DELIVERED',
   atMs = 2_000,
 ): ReceiptInput => ({
+  carrier: 'MTN',
+  environment: 'TEST',
   carrierMessageIdCandidates: candidates,
   ...receiptFields(status),
   reportedAt: at(atMs),

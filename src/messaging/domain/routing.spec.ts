@@ -1,4 +1,11 @@
-import { BUILT_IN_ROUTES, parseRoute, resolveRoute, Route } from './routing';
+import {
+  BUILT_IN_ROUTES,
+  callingCodeOfPrefix,
+  carrierCallingCode,
+  parseRoute,
+  resolveRoute,
+  Route,
+} from './routing';
 
 const carrierOf = (to: string, extra: readonly Route[] = []) => {
   const result = resolveRoute(to, extra);
@@ -87,5 +94,25 @@ describe('parseRoute', () => {
       ok: false,
       error: expect.objectContaining({ code: 'invalid_carrier' }),
     });
+  });
+});
+
+describe('carrierCallingCode (the country an inbound national number is read in)', () => {
+  it('is the one country of the carrier’s routes', () => {
+    expect(carrierCallingCode('MTN')).toBe('233');
+    expect(carrierCallingCode('NGCARRIER', [{ prefix: '+234', carrier: 'NGCARRIER' }])).toBe('234');
+  });
+
+  it('is null for a carrier without routes or with routes in several countries', () => {
+    expect(carrierCallingCode('NOBODY')).toBeNull();
+    expect(carrierCallingCode('MTN', [{ prefix: '+234803', carrier: 'MTN' }])).toBeNull();
+    expect(carrierCallingCode('WIDE', [{ prefix: '+2', carrier: 'WIDE' }])).toBeNull();
+  });
+
+  it('reads the calling code at the start of a prefix', () => {
+    expect(callingCodeOfPrefix('+23324')).toBe('233');
+    expect(callingCodeOfPrefix('+1415')).toBe('1');
+    expect(callingCodeOfPrefix('+44')).toBe('44');
+    expect(callingCodeOfPrefix('+2')).toBeNull();
   });
 });

@@ -1,3 +1,4 @@
+import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 
@@ -58,4 +59,32 @@ export function resolveRoute(
   }
   if (!best) return err(invalid('unsupported_destination', `No route sends to ${e164}`, 'to'));
   return ok({ carrier: best.carrier, prefix: best.prefix });
+}
+
+/** Every country calling code libphonenumber knows (they are prefix-free: at most one starts a number). */
+const CALLING_CODES: ReadonlySet<string> = new Set(
+  getCountries().map((country) => getCountryCallingCode(country)),
+);
+
+/** The calling code a route prefix is in (`+23324` → `233`), or null when the prefix is shorter than one. */
+export function callingCodeOfPrefix(prefix: string): string | null {
+  const digits = prefix.replace(/^\+/, '');
+  for (let length = 1; length <= 3 && length <= digits.length; length++) {
+    if (CALLING_CODES.has(digits.slice(0, length))) return digits.slice(0, length);
+  }
+  return null;
+}
+
+/**
+ * The country of a carrier's routes, as its calling code: how a national number the carrier
+ * writes on an inbound message is read. Null when its routes span several countries or none.
+ */
+export function carrierCallingCode(carrier: string, extraRoutes: readonly Route[] = []): string | null {
+  const codes = new Set(
+    [...BUILT_IN_ROUTES, ...extraRoutes]
+      .filter((route) => route.carrier === carrier)
+      .map((route) => callingCodeOfPrefix(route.prefix)),
+  );
+  const [only] = codes;
+  return codes.size === 1 && only !== undefined ? only : null;
 }

@@ -34,7 +34,12 @@ export type FinalStatus = 'DELIVERED' | 'FAILED' | 'EXPIRED';
 
 /** One delivery receipt for one part, as a carrier reported it. */
 export interface CarrierReceipt {
+  /**
+   * The connection it came through: a receipt counts only for a message submitted on that
+   * carrier's route in that environment (an SMSC cannot end another route's or a TEST message).
+   */
   readonly carrier: string;
+  readonly environment: Environment;
   /**
    * The ids the receipt may refer to; a carrier may write its id in hex or decimal, so an
    * adapter lists every spelling and the sink matches any of them.
@@ -53,13 +58,23 @@ export interface CarrierReceipt {
   readonly messageId?: string;
 }
 
-/** A mobile-originated message (a reply, a STOP) as a carrier delivered it. */
+/** An address exactly as the carrier wrote it, with its type of number and numbering plan (SMPP TON/NPI). */
+export interface CarrierAddress {
+  readonly address: string;
+  readonly ton: number | null;
+  readonly npi: number | null;
+}
+
+/**
+ * A mobile-originated message (a reply, a STOP) as a carrier delivered it. Its addresses are
+ * read (national numbers by the route's country, text kept as text) by the inbound path.
+ */
 export interface CarrierInbound {
   readonly carrier: string;
-  /** The sender, E.164. */
-  readonly from: string;
-  /** The number it was sent to: E.164 or a short code. */
-  readonly to: string;
+  /** The sender. */
+  readonly from: CarrierAddress;
+  /** The number it was sent to: a long number or a short code. */
+  readonly to: CarrierAddress;
   readonly message: string;
   readonly environment: Environment;
 }

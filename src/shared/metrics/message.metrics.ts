@@ -19,6 +19,8 @@ export interface DispatchBacklog {
   readonly waiting: number;
   /** Of those, being claimed and submitted by this process's dispatcher right now. */
   readonly submitting: number;
+  /** Of those, due within minutes: a wake-up timer of this process's dispatcher waits for their time. */
+  readonly wakeUps: number;
 }
 
 /** From a second to the LIVE validity period (48 h): receipts come fast, expiries late. */
@@ -70,13 +72,14 @@ export class MessageMetrics {
     );
     this.metrics.gaugeAtScrape(
       'sms_dispatcher_in_memory',
-      "This process's dispatcher: messages waiting for a slot, and being submitted.",
+      "This process's dispatcher: messages waiting for a slot, being submitted, and due within minutes (a wake-up timer).",
       ['state'],
       async () => {
         const backlog = await sample();
         return [
           { labels: { state: 'waiting' }, value: backlog.waiting },
           { labels: { state: 'submitting' }, value: backlog.submitting },
+          { labels: { state: 'wake_up' }, value: backlog.wakeUps },
         ];
       },
     );

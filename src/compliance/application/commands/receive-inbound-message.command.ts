@@ -1,10 +1,14 @@
 import { Command } from '@nestjs/cqrs';
+import type { SmsAddress } from '../../domain/inbound-address';
 import type { ApiInboundMessage } from '../../projections/compliance.projection';
 
 export interface InboundSms {
-  readonly from: string;
-  /** The number it was sent to: a long number (E.164) or a short code. */
-  readonly to: string;
+  /** The sender as the carrier wrote it, with its TON/NPI. */
+  readonly from: SmsAddress;
+  /** The number it was sent to (a long number or a short code), as the carrier wrote it. */
+  readonly to: SmsAddress;
+  /** The calling code of the route's country (`233`): how a national number is read; null when unknown. */
+  readonly countryCallingCode: string | null;
   readonly message: string;
   readonly environment: 'TEST' | 'LIVE';
   /** The carrier connection it came through; null for a TEST simulation. */

@@ -9,15 +9,21 @@ import {
   NumberAssigned,
   numberStream,
 } from '../../domain/compliance.events';
+import { readInboundAddress } from '../../domain/inbound-address';
 import { MAX_INBOUND_LENGTH } from '../../domain/receiving-number';
 import { ApiInboundMessage, toApiInbound } from '../../projections/compliance.projection';
 import { ReceiveInboundMessage } from './receive-inbound-message.command';
 
+/** The longest sender or recipient text kept when it is not a number (SMPP allows 21 octets). */
+const MAX_ADDRESS_TEXT = 64;
+
 /**
  * Records the inbound message once, in its own stream, naming the wallet of the account its
  * number is assigned to (read from the number's newest assignment, so a number moved a moment
- * ago counts). Everything else follows from the log: the list, the opt-out keywords (the
- * opt-outs process) and the `message.received` webhook event.
+ * ago counts). Its addresses are read by their TON and the route's country first: a national
+ * sender is recorded in E.164, and one that is no number is kept as text (`fromKind`), which
+ * never becomes an opt-out. Everything else follows from the log: the list, the opt-out keywords
+ * (the opt-outs process) and the `message.received` webhook event.
  */
 @CommandHandler(ReceiveInboundMessage)
 export class ReceiveInboundMessageHandler implements ICommandHandler<
@@ -30,18 +36,21 @@ export class ReceiveInboundMessageHandler implements ICommandHandler<
   ) {}
 
   async execute({ sms }: ReceiveInboundMessage): Promise<ApiInboundMessage> {
-    const [assignment] = await this.events.readStream(numberStream(sms.to), {
-      direction: 'backwards',
-      limit: 1,
-    });
+    const from = readInboundAddress(sms.from, sms.countryCallingCode);
+    const to = readInboundAddress(sms.to, sms.countryCallingCode);
+    const [assignment] =
+      to.kind === 'text'
+        ? []
+        : await this.events.readStream(numberStream(to.value), { direction: 'backwards', limit: 1 });
     const owner = assignment ? (assignment.data as NumberAssigned['data']) : null;
     const inboundId = newId('in');
     const received: InboundMessageReceived = {
       type: 'InboundMessageReceived',
       data: {
         inboundId,
-        from: sms.from,
-        to: sms.to,
+        from: from.value.slice(0, MAX_ADDRESS_TEXT),
+        fromKind: from.kind,
+        to: to.value.slice(0, MAX_ADDRESS_TEXT),
         message: sms.message.slice(0, MAX_INBOUND_LENGTH),
         environment: sms.environment,
         accountId: owner?.accountId ?? null,

@@ -5,6 +5,7 @@ import { DomainError, invalid } from '../../../shared/domain-error';
 import { EVENT_STORE, EventStore } from '../../../shared/event-store/event-store.port';
 import { unwrap } from '../../../shared/result';
 import { NumberAssigned, numberStream } from '../../domain/compliance.events';
+import { writtenAddress } from '../../domain/inbound-address';
 import { MAX_INBOUND_LENGTH, parseReceivingNumber } from '../../domain/receiving-number';
 import type { ApiInboundMessage } from '../../projections/compliance.projection';
 import { ReceiveInboundMessage } from './receive-inbound-message.command';
@@ -43,7 +44,14 @@ export class SimulateInboundMessageHandler implements ICommandHandler<
       );
     }
     return this.commands.execute(
-      new ReceiveInboundMessage({ from: fromResult.value, to, message, environment: 'TEST', carrier: null }),
+      new ReceiveInboundMessage({
+        from: writtenAddress(fromResult.value),
+        to: writtenAddress(to),
+        countryCallingCode: null,
+        message,
+        environment: 'TEST',
+        carrier: null,
+      }),
     );
   }
 }

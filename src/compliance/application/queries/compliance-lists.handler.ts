@@ -1,6 +1,7 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { ListPage, page } from '../../../shared/http/pagination';
-import { SENDER_ID_STATUSES } from '../../domain/sender-id.decider';
+import { invalid } from '../../../shared/domain-error';
+import { SENDER_ID_STATUSES, SenderIdStatus } from '../../domain/sender-id.decider';
 import {
   ApiInboundMessage,
   ApiNumber,
@@ -12,6 +13,8 @@ import {
   SENDER_IDS,
   SENDER_IDS_BY_STATUS,
   SenderIdDoc,
+  senderIdByStatusSort,
+  senderIdKey,
   toApiInbound,
   toApiNumber,
   toApiOptOut,
@@ -24,6 +27,7 @@ import {
   InboundMessagesPage,
   OptOutsPage,
   SenderIdRequests,
+  SenderIdRequestsPage,
   SenderIdsList,
   UnassignedInboundMessages,
 } from './compliance-lists.query';
@@ -47,28 +51,59 @@ export class SenderIdsListHandler implements IQueryHandler<SenderIdsList, ListPa
 }
 
 @QueryHandler(SenderIdRequests)
-export class SenderIdRequestsHandler implements IQueryHandler<SenderIdRequests> {
+export class SenderIdRequestsHandler implements IQueryHandler<SenderIdRequests, SenderIdRequestsPage> {
   constructor(private readonly reader: ComplianceReader) {}
 
-  async execute({ status }: SenderIdRequests) {
+  async execute({ status, limit, after }: SenderIdRequests): Promise<SenderIdRequestsPage> {
     await this.reader.caughtUp();
-    const listed = await Promise.all(
-      (status ? [status] : SENDER_ID_STATUSES).map((partition) =>
-        this.reader.reads.list<SenderIdDoc>(SENDER_IDS_BY_STATUS, {
-          partition,
-          order: 'asc',
-          limit: MAX_LISTED,
-        }),
+    const statuses: readonly SenderIdStatus[] = status ? [status] : SENDER_ID_STATUSES;
+    let from = 0;
+    let afterSort: string | undefined;
+    if (after !== undefined) {
+      const cursor = parseCursor(after);
+      const doc = cursor && (await this.reader.reads.get<SenderIdDoc>(SENDER_IDS_BY_STATUS, cursor.key));
+      from = cursor ? statuses.indexOf(cursor.status) : -1;
+      if (!doc || from < 0)
+        throw invalid('invalid_cursor', `No sender ID request to list after: ${after}`, 'after');
+      // Status-independent, so a cursor whose request was decided meanwhile still places the page.
+      afterSort = senderIdByStatusSort(doc);
+    }
+    const listed: { status: SenderIdStatus; doc: SenderIdDoc }[] = [];
+    for (const partition of statuses.slice(from)) {
+      const docs = await this.reader.reads.list<SenderIdDoc>(SENDER_IDS_BY_STATUS, {
+        partition,
+        order: 'asc',
+        limit: limit + 1 - listed.length,
+        afterSort,
+      });
+      listed.push(...docs.map((doc) => ({ status: partition, doc })));
+      afterSort = undefined;
+      if (listed.length > limit) break;
+    }
+    const shown = listed.slice(0, limit);
+    const last = shown[shown.length - 1];
+    const hasMore = listed.length > limit;
+    return {
+      sender_ids: await Promise.all(
+        shown.map(async ({ doc }) => ({
+          ...toApiSenderId(doc),
+          account_id: doc.accountId,
+          email: await this.reader.emailOf(doc.accountId),
+        })),
       ),
-    );
-    return Promise.all(
-      listed.flat().map(async (doc) => ({
-        ...toApiSenderId(doc),
-        account_id: doc.accountId,
-        email: await this.reader.emailOf(doc.accountId),
-      })),
-    );
+      has_more: hasMore,
+      next_after:
+        hasMore && last ? `${last.status}:${senderIdKey(last.doc.accountId, last.doc.senderId)}` : null,
+    };
   }
+}
+
+/** `<status>:<account id>|<sender ID>`, as `next_after` writes it. */
+function parseCursor(after: string): { status: SenderIdStatus; key: string } | null {
+  const colon = after.indexOf(':');
+  const status = after.slice(0, colon) as SenderIdStatus;
+  if (colon < 0 || !SENDER_ID_STATUSES.includes(status)) return null;
+  return { status, key: after.slice(colon + 1) };
 }
 
 @QueryHandler(AssignedNumbers)

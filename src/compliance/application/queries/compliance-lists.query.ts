@@ -15,9 +15,26 @@ export class SenderIdsList extends Query<ListPage<ApiSenderId>> {
   }
 }
 
-/** Every account's sender IDs for the operator (`sender-ids:list [--status pending]`). */
-export class SenderIdRequests extends Query<(ApiSenderId & { account_id: string; email: string | null })[]> {
-  constructor(readonly status?: SenderIdStatus) {
+export type OperatorSenderId = ApiSenderId & { account_id: string; email: string | null };
+
+/** One page of the operator's list; `next_after` continues it (null on the last page). */
+export interface SenderIdRequestsPage {
+  readonly sender_ids: OperatorSenderId[];
+  readonly has_more: boolean;
+  readonly next_after: string | null;
+}
+
+/**
+ * Every account's sender IDs for the operator (`sender-ids:list [--status pending]`), by status
+ * (pending, approved, rejected), oldest request first, `limit` at a time after the cursor a
+ * previous page answered as `next_after`.
+ */
+export class SenderIdRequests extends Query<SenderIdRequestsPage> {
+  constructor(
+    readonly status: SenderIdStatus | undefined,
+    readonly limit: number,
+    readonly after?: string,
+  ) {
     super();
   }
 }

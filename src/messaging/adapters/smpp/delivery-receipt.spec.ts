@@ -24,6 +24,7 @@ describe('parseDeliveryReceipt', () => {
       kind: 'receipt',
       receipt: {
         carrier: 'MTN',
+        environment: 'LIVE',
         carrierMessageIdCandidates: ['A1B2C3', '10597059'],
         status: 'DELIVERED',
         carrierStatus: 'DELIVRD',
@@ -78,15 +79,35 @@ describe('parseDeliveryReceipt', () => {
     );
   });
 
-  it('ignores mobile-originated messages and SME acknowledgements', () => {
+  it('hands mobile-originated messages back as not-a-receipt', () => {
     expect(parseDeliveryReceipt(view({ esmClass: 0, text: 'STOP' }), 'MTN', at).kind).toBe('not-a-receipt');
-    expect(parseDeliveryReceipt(view({ esmClass: 0x08, text: 'ack' }), 'MTN', at).kind).toBe('not-a-receipt');
+    expect(parseDeliveryReceipt(view({ esmClass: 0x10, text: 'user ack' }), 'MTN', at).kind).toBe(
+      'not-a-receipt',
+    );
   });
 
-  it('accepts a full receipt text even when esm_class is 0', () => {
-    expect(parseDeliveryReceipt(view({ esmClass: 0, text: text('77', 'DELIVRD') }), 'MTN', at).kind).toBe(
-      'receipt',
-    );
+  it('never takes a receipt text for a receipt without the flags: a handset can type one (issue 28)', () => {
+    for (const esmClass of [0, 0x03, 0x40, 0x80, 0x10])
+      expect(parseDeliveryReceipt(view({ esmClass, text: text('77', 'UNDELIV') }), 'MTN', at).kind).toBe(
+        'not-a-receipt',
+      );
+    // message_state alone is not the flag (receipted_message_id is).
+    expect(
+      parseDeliveryReceipt(view({ esmClass: 0, text: text('77', 'UNDELIV'), messageState: 5 }), 'MTN', at)
+        .kind,
+    ).toBe('not-a-receipt');
+  });
+
+  it('takes the SMSC receipt and SME acknowledgement types, and the receipted_message_id TLV, as receipts', () => {
+    for (const esmClass of [0x04, 0x08, 0x04 | 0x03, 0x08 | 0x40])
+      expect(parseDeliveryReceipt(view({ esmClass, text: text('77', 'DELIVRD') }), 'MTN', at).kind).toBe(
+        'receipt',
+      );
+    expect(
+      parseDeliveryReceipt(view({ esmClass: 0, receiptedMessageId: '77', messageState: 2 }), 'MTN', at).kind,
+    ).toBe('receipt');
+    // An acknowledgement without a receipt's fields is no inbound message either: dropped.
+    expect(parseDeliveryReceipt(view({ esmClass: 0x08, text: 'ack' }), 'MTN', at).kind).toBe('invalid');
   });
 
   it('reports garbage as invalid', () => {

@@ -3,11 +3,15 @@ import type { CarrierReceipt, FinalStatus } from '../../ports/carrier.port';
 import { carrierMessageIdCandidates } from './carrier-message-id';
 
 /**
- * Delivery receipts (deliver_sm). The outcome comes from the TLVs receipted_message_id and
- * message_state when present, else from the de-facto text format
+ * Delivery receipts (deliver_sm). Only a PDU the SMSC flagged as one is a receipt: esm_class
+ * message type SMSC delivery receipt (0x04), SME delivery acknowledgement (0x08) or intermediate
+ * notification (0x20), or a receipted_message_id TLV. A handset sets none of these, whatever it
+ * types: an SMS reading "id:… stat:UNDELIV" is a mobile-originated message (issue 28). The
+ * outcome comes from the TLVs receipted_message_id and message_state when present, else from the
+ * de-facto text format
  *   id:IIII sub:001 dlvrd:001 submit date:YYMMDDhhmm done date:YYMMDDhhmm stat:DELIVRD err:000 text:...
  * Intermediate states (ACCEPTD, ENROUTE, SCHEDULED) are no report. A deliver_sm that is not a
- * receipt (a mobile-originated message, an SME acknowledgement) is ignored by the caller.
+ * receipt (a mobile-originated message) is handed to the caller as such.
  */
 
 /** What the parser reads from a deliver_sm, independent of the library. */
@@ -78,7 +82,13 @@ const MESSAGE_STATES: readonly string[] = [
 
 const MESSAGE_TYPE_MASK = 0x3c;
 const SMSC_DELIVERY_RECEIPT = 0x04;
+const SME_DELIVERY_ACKNOWLEDGEMENT = 0x08;
 const INTERMEDIATE_NOTIFICATION = 0x20;
+const RECEIPT_TYPES: ReadonlySet<number> = new Set([
+  SMSC_DELIVERY_RECEIPT,
+  SME_DELIVERY_ACKNOWLEDGEMENT,
+  INTERMEDIATE_NOTIFICATION,
+]);
 
 export function deliverSmView(pdu: PDU): DeliverSmView {
   const numberField = (name: string): number | null => {
@@ -126,14 +136,9 @@ export function parseReceiptText(text: string): ReceiptTextFields | null {
 
 export function parseDeliveryReceipt(view: DeliverSmView, carrier: string, receivedAt: Date): ReceiptParse {
   const messageType = view.esmClass & MESSAGE_TYPE_MASK;
+  // What the text says never makes a receipt: only the SMSC's own flags do.
+  if (!RECEIPT_TYPES.has(messageType) && view.receiptedMessageId === null) return { kind: 'not-a-receipt' };
   const fields = view.text === null ? null : parseReceiptText(view.text);
-  const hasTlvs = view.receiptedMessageId !== null || view.messageState !== null;
-  const flaggedAsReceipt = messageType === SMSC_DELIVERY_RECEIPT || messageType === INTERMEDIATE_NOTIFICATION;
-  // Some SMSCs leave esm_class at 0 on receipts; a full receipt text is then taken as one.
-  const looksLikeReceipt =
-    fields !== null && (fields.dlvrd !== null || fields.doneDate !== null || fields.sub !== null);
-  if (!flaggedAsReceipt && !hasTlvs && !(messageType === 0 && looksLikeReceipt))
-    return { kind: 'not-a-receipt' };
 
   const id = view.receiptedMessageId ?? fields?.id ?? null;
   if (id === null) return { kind: 'invalid', reason: 'receipt without a message id' };
@@ -159,6 +164,8 @@ export function parseDeliveryReceipt(view: DeliverSmView, carrier: string, recei
     kind: 'receipt',
     receipt: {
       carrier,
+      // An SMPP connection is a LIVE one (CARRIER_<NAME>_URL).
+      environment: 'LIVE',
       carrierMessageIdCandidates: carrierMessageIdCandidates(id),
       status: outcome.status,
       carrierStatus: word,

@@ -91,6 +91,7 @@ export class TestCarrierSimulator {
         if (!this.running || !this.sink) return;
         await this.sink.receipt({
           carrier: carrierName,
+          environment: 'TEST',
           carrierMessageIdCandidates: [id],
           status: outcome.status,
           carrierStatus: outcome.carrierStatus,
