@@ -2,7 +2,8 @@
 'use strict';
 /**
  * `npm audit --omit=dev` for .ci/run: the advisories of what production installs, printed one
- * per package. CI fails when one is at NPM_AUDIT_LEVEL (default high) or above. When the registry
+ * per package. It reports; it fails CI only when the operator asks for it with NPM_AUDIT_LEVEL (e.g.
+ * high): an advisory published after a commit must not stop that commit from landing unasked. When the registry
  * does not answer the audit (offline, a mirror or proxy without the advisory endpoint: 404, 405,
  * 5xx), that is said and CI goes on: the audit is a report of the world outside, and a build must
  * not depend on reaching it. docs/security.md says what it found.
@@ -50,13 +51,13 @@ function summarize(stdout, level = 'high') {
 }
 
 function main() {
-  const level = process.env.NPM_AUDIT_LEVEL || 'high';
+  const level = process.env.NPM_AUDIT_LEVEL;
   const run = spawnSync('npm', ['audit', '--omit=dev', '--json'], {
     encoding: 'utf8',
     timeout: 120_000,
     maxBuffer: 64 * 1024 * 1024,
   });
-  const result = summarize(run.stdout ?? '', level);
+  const result = summarize(run.stdout ?? '', level || 'high');
   if (result.outcome === 'unreachable') {
     console.log(`npm audit: the registry did not answer the audit (${result.reason}); skipped, CI goes on`);
     return 0;
@@ -66,8 +67,13 @@ function main() {
     `npm audit (production dependencies): ${LEVELS.map((s) => `${counts[s] ?? 0} ${s}`).join(', ')}`,
   );
   for (const line of result.lines) console.log(`  ${line}`);
-  if (result.fail) console.log(`npm audit: advisories at ${level} or above: CI fails`);
-  return result.fail ? 1 : 0;
+  if (!result.fail) return 0;
+  if (!level) {
+    console.log('npm audit: advisories at high or above (reported; set NPM_AUDIT_LEVEL=high to fail CI on them)');
+    return 0;
+  }
+  console.log(`npm audit: advisories at ${level} or above: CI fails`);
+  return 1;
 }
 
 module.exports = { summarize };
