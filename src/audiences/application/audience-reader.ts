@@ -4,21 +4,18 @@ import { OptedOutNumbers } from '../../compliance/application/queries/opted-out-
 import { notFound } from '../../shared/domain-error';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
-import { contactSearch, nameMatch } from '../domain/contact-search';
+import { contactSearch, nameKey } from '../domain/contact-search';
 import { groupMissing } from '../domain/group.decider';
 import {
-  AudienceContact,
   AUDIENCES_PROJECTION,
   CONTACT_NAMES,
   CONTACT_NUMBERS,
   ContactDoc,
   CONTACTS,
   createdSort,
-  GROUP_CONTACTS,
   GroupDoc,
-  GroupMemberEntry,
   GROUPS,
-  NameEntry,
+  IndexEntry,
   nameSort,
 } from '../projections/audiences.projection';
 import { ApiContact, AudienceMember, toApiContact } from './audience-views';
@@ -35,9 +32,6 @@ export interface Audience {
   readonly groups?: readonly string[];
   readonly contacts?: readonly string[];
 }
-
-/** How many name entries a search reads per look (a contact has a few: one per word of its name). */
-const NAME_SCAN = 200;
 
 /**
  * The audience's read models, read once they have caught up with the log (a list shows what was
@@ -98,7 +92,10 @@ export class AudienceReader {
     );
   }
 
-  /** `limit + 1` contacts for a list page: newest first, or by the searched name or number. */
+  /**
+   * `limit + 1` contacts for a list page: the wallet's newest first; a group's in number order;
+   * a search's in the order of what it searched (number or name).
+   */
   async contactDocs(query: ContactsQuery): Promise<ContactDoc[]> {
     await this.caughtUp();
     const { walletId, groupId, limit } = query;
@@ -106,70 +103,29 @@ export class AudienceReader {
     const scope = groupId ?? walletId;
     const cursor = query.startingAfter ? await this.cursor(walletId, query.startingAfter) : null;
     const search = contactSearch(query.search ?? '');
-    if (!search) {
+    if (!search && !groupId) {
       const afterSort = cursor ? createdSort(cursor.createdAt, cursor.id) : undefined;
-      if (!groupId)
-        return this.reads.list<ContactDoc>(CONTACTS, {
-          partition: walletId,
-          order: 'desc',
-          limit: limit + 1,
-          afterSort,
-        });
-      const members = await this.reads.list<GroupMemberEntry>(GROUP_CONTACTS, {
-        partition: groupId,
+      return this.reads.list<ContactDoc>(CONTACTS, {
+        partition: walletId,
         order: 'desc',
         limit: limit + 1,
         afterSort,
       });
-      return this.docs(members.map((m) => m.contactId));
     }
-    if (search.by === 'number') {
-      const entries = await this.reads.list<AudienceContact>(CONTACT_NUMBERS, {
-        partition: scope,
-        order: 'asc',
-        limit: limit + 1,
-        sortPrefix: search.prefix,
-        afterSort: cursor?.phoneNumber,
-      });
-      return this.docs(entries.map((e) => e.id));
-    }
-    return this.docs(await this.byName(scope, search.prefix, limit + 1, cursor));
-  }
-
-  /**
-   * Contact ids whose name has a word starting with the prefix, in the order of the matching key.
-   * A contact has one entry per word, so only its first matching key counts (the others are
-   * skipped), and a page never shows a contact twice.
-   */
-  private async byName(
-    scope: string,
-    prefix: string,
-    wanted: number,
-    cursor: ContactDoc | null,
-  ): Promise<string[]> {
+    const byName = search?.by === 'name';
     let afterSort: string | undefined;
-    if (cursor) {
-      const key = nameMatch(cursor.name, prefix);
-      if (key === null) throw notFound('contact', 'starting_after');
-      afterSort = nameSort(key, cursor.id);
-    }
-    const ids: string[] = [];
-    for (;;) {
-      const entries = await this.reads.list<NameEntry>(CONTACT_NAMES, {
-        partition: scope,
-        order: 'asc',
-        limit: NAME_SCAN,
-        sortPrefix: prefix,
-        afterSort,
-      });
-      for (const entry of entries) {
-        const key = nameMatch(entry.name, prefix);
-        if (key !== null && nameSort(key, entry.contactId) === entry.sort) ids.push(entry.contactId);
-        if (ids.length >= wanted) return ids;
-      }
-      if (entries.length < NAME_SCAN) return ids;
-      afterSort = entries[entries.length - 1].sort;
-    }
+    if (cursor && byName) {
+      const key = nameKey(cursor.name);
+      afterSort = key === null ? undefined : nameSort(key, cursor.id);
+    } else if (cursor) afterSort = cursor.phoneNumber;
+    const entries = await this.reads.list<IndexEntry>(byName ? CONTACT_NAMES : CONTACT_NUMBERS, {
+      partition: scope,
+      order: 'asc',
+      limit: limit + 1,
+      sortPrefix: search?.prefix,
+      afterSort,
+    });
+    return this.docs(entries.map((e) => e.contactId));
   }
 
   private async cursor(walletId: string, contactId: string): Promise<ContactDoc> {
@@ -194,10 +150,9 @@ export class AudienceReader {
     afterNumber: string | null,
     limit: number,
   ): Promise<{ members: AudienceMember[]; next: string | null }> {
-    const groups = audience.groups ?? [];
     const sources = await Promise.all(
-      groups.map((groupId) =>
-        this.reads.list<AudienceContact>(CONTACT_NUMBERS, {
+      (audience.groups ?? []).map((groupId) =>
+        this.reads.list<IndexEntry>(CONTACT_NUMBERS, {
           partition: groupId,
           order: 'asc',
           limit: limit + 1,
@@ -205,26 +160,29 @@ export class AudienceReader {
         }),
       ),
     );
-    const singles = (await this.docs(audience.contacts ?? []))
-      .filter((d) => d.walletId === walletId && (afterNumber === null || d.phoneNumber > afterNumber))
-      .map((d): AudienceContact => ({
+    const singles = (await this.docs(audience.contacts ?? [])).filter(
+      (d) => d.walletId === walletId && (afterNumber === null || d.phoneNumber > afterNumber),
+    );
+    // Each number once, however many groups (or single contacts) reach it.
+    const byNumber = new Map<string, string>();
+    for (const entry of sources.flat()) byNumber.set(entry.sort, entry.contactId);
+    for (const doc of singles) byNumber.set(doc.phoneNumber, doc.id);
+    const ordered = [...byNumber.keys()].sort(compareText);
+    const numbers = ordered.slice(0, limit);
+    const docs = await this.docs(numbers.map((n) => byNumber.get(n) as string));
+    const optedOut = await this.optedOut(
+      walletId,
+      docs.map((d) => d.phoneNumber),
+    );
+    return {
+      members: docs.map((d) => ({
         id: d.id,
         phoneNumber: d.phoneNumber,
         name: d.name,
         fields: d.fields,
-      }));
-    const byNumber = new Map<string, AudienceContact>();
-    for (const contact of [...sources.flat(), ...singles]) byNumber.set(contact.phoneNumber, contact);
-    const ordered = [...byNumber.values()].sort((a, b) => compareText(a.phoneNumber, b.phoneNumber));
-    const page = ordered.slice(0, limit);
-    const more = ordered.length > limit;
-    const optedOut = await this.optedOut(
-      walletId,
-      page.map((c) => c.phoneNumber),
-    );
-    return {
-      members: page.map((c) => ({ ...c, optedOut: optedOut.has(c.phoneNumber) })),
-      next: more && page.length > 0 ? page[page.length - 1].phoneNumber : null,
+        optedOut: optedOut.has(d.phoneNumber),
+      })),
+      next: ordered.length > limit && numbers.length > 0 ? numbers[numbers.length - 1] : null,
     };
   }
 }

@@ -1,7 +1,7 @@
 import type { ContactFields, ImportRowError } from '../domain/audience.events';
 import type { ContactImport } from '../domain/contact-import.decider';
 import type { Template } from '../domain/template.decider';
-import type { AudienceContact, ContactDoc, GroupDoc, TemplateDoc } from '../projections/audiences.projection';
+import type { ContactDoc, GroupDoc, TemplateDoc } from '../projections/audiences.projection';
 
 /** The API's objects (API.md, Audiences), built from the log's states or the read models' documents. */
 export interface ApiContact {
@@ -52,7 +52,12 @@ export interface ApiContactImport {
 }
 
 /** A member of a campaign's audience: the contact as a message to it needs it, and its opt-out. */
-export interface AudienceMember extends AudienceContact {
+export interface AudienceMember {
+  readonly id: string;
+  readonly phoneNumber: string;
+  readonly name: string | null;
+  readonly fields: ContactFields;
+  /** On the wallet's opt-out list now: a promotional campaign skips it. */
   readonly optedOut: boolean;
 }
 

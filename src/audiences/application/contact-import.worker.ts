@@ -28,6 +28,7 @@ import {
 import { groupIsLiveIn } from '../domain/group.decider';
 import { mergeRowsByNumber, planImportChunk } from '../domain/import-chunk.plan';
 import { ImportRow, importRow } from '../domain/import-rows';
+import { readCsv } from '../domain/csv-reader';
 import { AUDIENCES_PROJECTION, IMPORT_QUEUE, PROCESSING } from '../projections/audiences.projection';
 import { AudienceStore } from './audience-store';
 
@@ -144,13 +145,14 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       limit: 1,
     });
     if (!uploaded) throw new Error(`import ${importId}: chunk ${chunk} is missing from the log`);
-    const { rows } = (uploaded as unknown as ContactImportRowsUploaded).data;
+    const { csv, rows } = (uploaded as unknown as ContactImportRowsUploaded).data;
     const valid: ImportRow[] = [];
     const rowErrors: ImportRowError[] = [];
     const columns = running.state.columns as ImportColumns;
     const country = running.state.defaultCountry as CountryCode | null;
-    for (const [line, ...cells] of rows) {
-      const read = importRow(line, cells, columns, country);
+    for (const { fields } of readCsv(csv)) {
+      const [line, ...cells] = fields;
+      const read = importRow(Number(line), cells, columns, country);
       if (read.ok) valid.push(read.row);
       else rowErrors.push(read.error);
     }
@@ -178,7 +180,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       const progress = chunkApplied(running.state, {
         instance: this.instance.id,
         chunk,
-        rows: rows.length,
+        rows,
         created: plan.created,
         updated: plan.updated,
         errors: [...rowErrors, ...plan.errors].sort((a, b) => a.line - b.line),

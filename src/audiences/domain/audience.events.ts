@@ -159,10 +159,13 @@ export interface ImportRowError {
   readonly message: string;
 }
 
-/** One chunk of the file: rows as [line, ...cells]. */
+/**
+ * One chunk of the file: its rows as CSV text, each row led by its line in the file (a quoted cell
+ * may span lines). One string rather than arrays of cells: a chunk costs its text's size in memory.
+ */
 export type ContactImportRowsUploaded = DomainEvent<
   'ContactImportRowsUploaded',
-  { importId: string; chunk: number; rows: readonly (readonly [number, ...string[]])[] }
+  { importId: string; chunk: number; rows: number; csv: string }
 >;
 
 export type ContactImportStarted = DomainEvent<

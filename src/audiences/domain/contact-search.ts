@@ -2,15 +2,14 @@
  * How contacts are searched (API.md: by name or number prefix), as index keys: pure, so the read
  * model writes exactly the keys the search later looks for.
  *
- * A name is found by the start of any of its words ("kofi", "mens" and "kofi m" all find "Kofi
- * Mensah"), case and accents aside; a number by its start, written in E.164 or, for Ghana, with
- * its national 0 ("024" finds +23324…).
+ * A name is found by its start ("kof", "kofi m" find "Kofi Mensah"), case, accents and extra
+ * spaces aside; a number by its start, written in E.164 or, for Ghana, with its national 0 ("024"
+ * finds +23324…). One key per name keeps an import of 100,000 contacts to a few index writes each
+ * (docs/performance.md, scenario 10); a search by any word of the name would cost one per word.
  */
 
 /** Keys are compared as text by the stores; \u0001 sorts before every character a name keeps. */
 export const KEY_SEPARATOR = '\u0001';
-/** A name's keys: the whole name and each later word's rest of it, at most this many. */
-const MAX_NAME_KEYS = 6;
 
 /** Lower case, accents and marks dropped, one space between words, no control characters. */
 export function normaliseName(text: string): string {
@@ -23,16 +22,10 @@ export function normaliseName(text: string): string {
     .trim();
 }
 
-/** "Kofi Mensah" → ["kofi mensah", "mensah"]: what a search by name may start with. */
-export function nameKeys(name: string | null): string[] {
-  if (!name) return [];
-  const words = normaliseName(name).split(' ').filter(Boolean);
-  const keys: string[] = [];
-  for (let i = 0; i < words.length && keys.length < MAX_NAME_KEYS; i++) {
-    const key = words.slice(i).join(' ');
-    if (!keys.includes(key)) keys.push(key);
-  }
-  return keys;
+/** The key a name is found by: "Kofi  Mensah" is "kofi mensah"; none for no name. */
+export function nameKey(name: string | null): string | null {
+  const key = name ? normaliseName(name) : '';
+  return key === '' ? null : key;
 }
 
 export type ContactSearch =
@@ -51,12 +44,4 @@ export function contactSearch(text: string): ContactSearch | null {
   }
   const prefix = normaliseName(trimmed);
   return prefix === '' ? null : { by: 'name', prefix };
-}
-
-/** The key a contact is listed under for a name search: its first name key with this prefix. */
-export function nameMatch(name: string | null, prefix: string): string | null {
-  const keys = nameKeys(name)
-    .filter((key) => key.startsWith(prefix))
-    .sort();
-  return keys[0] ?? null;
 }

@@ -138,3 +138,14 @@ export class CsvReader {
 
 /** A record with nothing in it (an empty line, or only commas and spaces): skipped, not an error. */
 export const isBlankRecord = (record: CsvRecord): boolean => record.fields.every((f) => f.trim() === '');
+
+/** One record as CSV text (no line end): cells quoted only when they must be, as the reader reads them back. */
+export function csvLine(cells: readonly string[]): string {
+  return cells.map((cell) => (/[",\r\n]/.test(cell) ? `"${cell.replace(/"/g, '""')}"` : cell)).join(',');
+}
+
+/** Every record of a whole text (a chunk the reader wrote with csvLine). */
+export function readCsv(text: string): CsvRecord[] {
+  const reader = new CsvReader();
+  return [...reader.push(text), ...reader.end()];
+}

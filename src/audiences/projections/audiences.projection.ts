@@ -14,23 +14,21 @@ import {
   TEMPLATE_STREAM_PREFIX,
   TemplateEvent,
 } from '../domain/audience.events';
-import { KEY_SEPARATOR, nameKeys } from '../domain/contact-search';
+import { KEY_SEPARATOR, nameKey } from '../domain/contact-search';
 
 export const AUDIENCES_PROJECTION = 'audiences';
 
 /** Contacts by id, listed per wallet newest first. */
 export const CONTACTS = 'contacts';
 /**
- * The number index: one entry per contact and scope (its wallet, and each of its groups), sorted
- * by number, holding what a message to the contact needs. Searches by number prefix read one
- * range of it; campaigns page through a group in number order, which lets several groups be
- * merged and their duplicates dropped with one page of each in memory.
+ * The number index: one small entry per contact and scope (its wallet, and each of its groups),
+ * sorted by number. A search by number prefix reads one range of it; a group is listed from it;
+ * campaigns page through a group in number order, which lets several groups be merged and their
+ * duplicates dropped with one page of each in memory.
  */
 export const CONTACT_NUMBERS = 'contact-numbers';
-/** The name index: one entry per contact, scope and name key (see contact-search.ts). */
+/** The name index: one entry per named contact and scope, sorted by its name key (contact-search.ts). */
 export const CONTACT_NAMES = 'contact-names';
-/** A group's members, listed newest contact first (as the wallet's contacts are). */
-export const GROUP_CONTACTS = 'group-contacts';
 /** Groups by id with their member count, listed per wallet; a deleted group stays, unlisted, as a tombstone. */
 export const GROUPS = 'groups';
 /** Templates by id, listed per wallet newest first. */
@@ -52,23 +50,10 @@ export interface ContactDoc {
   readonly updatedAt: string;
 }
 
-/** A contact as the number index holds it: what a personalised message needs. */
-export interface AudienceContact {
-  readonly id: string;
-  readonly phoneNumber: string;
-  readonly name: string | null;
-  readonly fields: ContactFields;
-}
-
-export interface NameEntry {
+/** An entry of the number or name index: which contact, under which sort key. */
+export interface IndexEntry {
   readonly contactId: string;
-  readonly name: string;
-  /** Its sort key: the name key it is listed under, then the contact id. */
   readonly sort: string;
-}
-
-export interface GroupMemberEntry {
-  readonly contactId: string;
 }
 
 export interface GroupDoc {
@@ -99,32 +84,15 @@ export interface ImportDoc {
 }
 
 export const createdSort = (createdAt: string, id: string) => `${createdAt}|${id}`;
-export const numberEntryId = (scope: string, phoneNumber: string) => `${scope}|${phoneNumber}`;
 export const nameSort = (key: string, contactId: string) => `${key}${KEY_SEPARATOR}${contactId}`;
-const nameEntryId = (scope: string, key: string, contactId: string) => `${scope}|${nameSort(key, contactId)}`;
-const memberId = (groupId: string, contactId: string) => `${groupId}|${contactId}`;
-
-const audienceContact = (doc: ContactDoc): AudienceContact => ({
-  id: doc.id,
-  phoneNumber: doc.phoneNumber,
-  name: doc.name,
-  fields: doc.fields,
-});
+const numberEntryId = (scope: string, phoneNumber: string) => `${scope}|${phoneNumber}`;
+const nameEntryId = (scope: string, contactId: string) => `${scope}|${contactId}`;
 
 /** The audience's read models: contacts and their search indexes, groups, templates and imports. */
 export const audiencesProjection: Projection = {
   name: AUDIENCES_PROJECTION,
   kind: 'read-model',
-  collections: [
-    CONTACTS,
-    CONTACT_NUMBERS,
-    CONTACT_NAMES,
-    GROUP_CONTACTS,
-    GROUPS,
-    TEMPLATES,
-    CONTACT_IMPORTS,
-    IMPORT_QUEUE,
-  ],
+  collections: [CONTACTS, CONTACT_NUMBERS, CONTACT_NAMES, GROUPS, TEMPLATES, CONTACT_IMPORTS, IMPORT_QUEUE],
   filter: {
     // `contact-` covers the number claims and imports too; the event types leave out what no
     // read model needs (the claims, and the uploaded rows, which are large).
@@ -162,8 +130,8 @@ async function applyContact(event: ContactEvent, view: ProjectionView): Promise<
       updatedAt: d.createdAt,
     };
     putContact(view, doc, true);
-    for (const scope of [doc.walletId, ...doc.groups]) putEntries(view, scope, doc, { fresh: true });
-    for (const groupId of doc.groups) await joined(view, groupId, doc, true);
+    for (const scope of [doc.walletId, ...doc.groups]) putEntries(view, scope, doc, true);
+    for (const groupId of doc.groups) await countMembers(view, groupId, +1);
     return;
   }
   const before = await view.get<ContactDoc>(CONTACTS, event.data.contactId);
@@ -179,10 +147,11 @@ async function applyContact(event: ContactEvent, view: ProjectionView): Promise<
         updatedAt: d.updatedAt,
       };
       putContact(view, after);
-      const renamed = after.name !== before.name;
+      // The indexes hold the number and the name only: a change of fields touches neither.
+      if (after.phoneNumber === before.phoneNumber && nameKey(after.name) === nameKey(before.name)) return;
       for (const scope of [after.walletId, ...after.groups]) {
-        deleteEntries(view, scope, before, after);
-        putEntries(view, scope, after, { names: renamed });
+        deleteEntries(view, scope, before);
+        putEntries(view, scope, after);
       }
       return;
     }
@@ -192,7 +161,7 @@ async function applyContact(event: ContactEvent, view: ProjectionView): Promise<
       const after: ContactDoc = { ...before, groups: [...before.groups, groupId], updatedAt: at };
       putContact(view, after);
       putEntries(view, groupId, after);
-      await joined(view, groupId, after);
+      await countMembers(view, groupId, +1);
       return;
     }
     case 'ContactRemovedFromGroup': {
@@ -200,13 +169,13 @@ async function applyContact(event: ContactEvent, view: ProjectionView): Promise<
       if (!before.groups.includes(groupId)) return;
       putContact(view, { ...before, groups: before.groups.filter((g) => g !== groupId), updatedAt: at });
       deleteEntries(view, groupId, before);
-      await left(view, groupId, before);
+      await countMembers(view, groupId, -1);
       return;
     }
     case 'ContactDeleted':
       view.delete(CONTACTS, before.id);
       for (const scope of [before.walletId, ...before.groups]) deleteEntries(view, scope, before);
-      for (const groupId of before.groups) await left(view, groupId, before);
+      for (const groupId of before.groups) await countMembers(view, groupId, -1);
       return;
   }
 }
@@ -221,54 +190,28 @@ function putContact(view: ProjectionView, doc: ContactDoc, fresh = false): void 
   );
 }
 
-function putEntries(
-  view: ProjectionView,
-  scope: string,
-  doc: ContactDoc,
-  { fresh = false, names = true }: { fresh?: boolean; names?: boolean } = {},
-): void {
-  // Never `fresh`: the entry's id is the number's, which an earlier contact may have held.
-  view.put(CONTACT_NUMBERS, numberEntryId(scope, doc.phoneNumber), audienceContact(doc), {
+function putEntries(view: ProjectionView, scope: string, doc: ContactDoc, fresh = false): void {
+  // Never `fresh`: the number entry's id is the number's, which an earlier contact may have held.
+  const byNumber: IndexEntry = { contactId: doc.id, sort: doc.phoneNumber };
+  view.put(CONTACT_NUMBERS, numberEntryId(scope, doc.phoneNumber), byNumber, {
     partition: scope,
-    sort: doc.phoneNumber,
+    sort: byNumber.sort,
   });
-  if (!names) return;
-  for (const key of nameKeys(doc.name)) {
-    const entry: NameEntry = { contactId: doc.id, name: doc.name as string, sort: nameSort(key, doc.id) };
-    view.put(
-      CONTACT_NAMES,
-      nameEntryId(scope, key, doc.id),
-      entry,
-      { partition: scope, sort: entry.sort },
-      { fresh },
-    );
-  }
-}
-
-/** Drops a scope's entries of `before` that `after` (when given) no longer has. */
-function deleteEntries(view: ProjectionView, scope: string, before: ContactDoc, after?: ContactDoc): void {
-  if (!after || after.phoneNumber !== before.phoneNumber)
-    view.delete(CONTACT_NUMBERS, numberEntryId(scope, before.phoneNumber));
-  const kept = new Set(after ? nameKeys(after.name) : []);
-  for (const key of nameKeys(before.name))
-    if (!kept.has(key)) view.delete(CONTACT_NAMES, nameEntryId(scope, key, before.id));
-}
-
-async function joined(view: ProjectionView, groupId: string, doc: ContactDoc, fresh = false): Promise<void> {
-  const member: GroupMemberEntry = { contactId: doc.id };
+  const key = nameKey(doc.name);
+  if (key === null) return;
+  const byName: IndexEntry = { contactId: doc.id, sort: nameSort(key, doc.id) };
   view.put(
-    GROUP_CONTACTS,
-    memberId(groupId, doc.id),
-    member,
-    { partition: groupId, sort: createdSort(doc.createdAt, doc.id) },
+    CONTACT_NAMES,
+    nameEntryId(scope, doc.id),
+    byName,
+    { partition: scope, sort: byName.sort },
     { fresh },
   );
-  await countMembers(view, groupId, +1);
 }
 
-async function left(view: ProjectionView, groupId: string, doc: ContactDoc): Promise<void> {
-  view.delete(GROUP_CONTACTS, memberId(groupId, doc.id));
-  await countMembers(view, groupId, -1);
+function deleteEntries(view: ProjectionView, scope: string, doc: ContactDoc): void {
+  view.delete(CONTACT_NUMBERS, numberEntryId(scope, doc.phoneNumber));
+  if (nameKey(doc.name) !== null) view.delete(CONTACT_NAMES, nameEntryId(scope, doc.id));
 }
 
 async function countMembers(view: ProjectionView, groupId: string, by: number): Promise<void> {

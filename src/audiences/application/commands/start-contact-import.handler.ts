@@ -13,7 +13,7 @@ import {
   ImportColumns,
 } from '../../domain/audience.events';
 import { contactImportDecider, startImport } from '../../domain/contact-import.decider';
-import { CsvProblem, CsvReader, isBlankRecord } from '../../domain/csv-reader';
+import { csvLine, CsvProblem, CsvReader, isBlankRecord } from '../../domain/csv-reader';
 import { groupMissing } from '../../domain/group.decider';
 import { defaultCountry, importColumns, MAX_IMPORT_BYTES, MAX_IMPORT_ROWS } from '../../domain/import-rows';
 import { AudienceStore } from '../audience-store';
@@ -62,19 +62,19 @@ export class StartContactImportHandler implements ICommandHandler<StartContactIm
     let columns: ImportColumns | null = null;
     let bytes = 0;
     let rowsTotal = 0;
-    let chunk: [number, ...string[]][] = [];
-    let chunkChars = 0;
+    let chunk = '';
+    let chunkRows = 0;
     let chunks = 0;
     const flush = async () => {
-      if (chunk.length === 0) return;
+      if (chunkRows === 0) return;
       const event: ContactImportRowsUploaded = {
         type: 'ContactImportRowsUploaded',
-        data: { importId, chunk: chunks, rows: chunk },
+        data: { importId, chunk: chunks, rows: chunkRows, csv: chunk },
       };
       await this.events.append(rowsStream, [event], chunks === 0 ? 'no_stream' : BigInt(chunks - 1));
       chunks++;
-      chunk = [];
-      chunkChars = 0;
+      chunk = '';
+      chunkRows = 0;
     };
     const take = async (records: ReturnType<CsvReader['push']>) => {
       for (const record of records) {
@@ -89,9 +89,9 @@ export class StartContactImportHandler implements ICommandHandler<StartContactIm
             `The file has more than ${MAX_IMPORT_ROWS.toLocaleString('en-US')} rows: split it into several imports`,
             'file',
           );
-        chunk.push([record.line, ...record.fields]);
-        chunkChars += record.fields.reduce((n, f) => n + f.length, 0);
-        if (chunk.length >= CHUNK_ROWS || chunkChars >= CHUNK_CHARS) await flush();
+        chunk += `${csvLine([String(record.line), ...record.fields])}\n`;
+        chunkRows++;
+        if (chunkRows >= CHUNK_ROWS || chunk.length >= CHUNK_CHARS) await flush();
       }
     };
     try {
