@@ -43,6 +43,8 @@ export class CsvReader {
   private quoteLine = 0;
   /** The previous piece ended with CR: an LF starting this one belongs to the same line end. */
   private afterCr = false;
+  /** The last character read inside quotes was CR (counted as a line end already; an LF after it is not). */
+  private quotedCr = false;
   private started = false;
 
   /** Reads a piece of the text; answers the records it completed. */
@@ -68,9 +70,10 @@ export class CsvReader {
         case State.Quoted:
           if (c === '"') this.state = State.QuoteInQuoted;
           else {
-            if (c === '\n' || (c === '\r' && text[i + 1] !== '\n')) this.line++;
+            if (c === '\r' || (c === '\n' && !this.quotedCr)) this.line++;
             this.field += c;
           }
+          this.quotedCr = c === '\r';
           break;
         case State.QuoteInQuoted:
           if (c === '"') {
