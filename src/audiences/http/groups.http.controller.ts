@@ -1,5 +1,6 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { RouteConfig } from '@nestjs/platform-fastify';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
@@ -18,6 +19,8 @@ import {
   GroupListResponse,
   GroupResponse,
 } from './audiences.dto';
+
+export const GROUP_CONTACTS_BODY_LIMIT_BYTES = 40 * 1024;
 
 @ApiTags('audiences')
 @ApiBearerAuth()
@@ -62,11 +65,20 @@ export class GroupsHttpController {
     return this.commands.execute(new DeleteGroup(principal.walletId, id));
   }
 
+  /** 1,000 ids of 26 characters do not fit in 16 KiB: this route takes up to 40 KiB. */
   @Post(':id/contacts')
   @HttpCode(200)
+  @RouteConfig({ bodyLimit: GROUP_CONTACTS_BODY_LIMIT_BYTES })
   @ApiOperation({ summary: 'Put up to 1,000 contacts in the group (all or none: an unknown one is 404)' })
   @ApiOkResponse({ type: GroupResponse })
-  @ApiErrors({ 400: ['invalid_contacts'], 404: ['resource_missing (id, contacts[i])'] }, { body: true })
+  @ApiErrors(
+    {
+      400: ['invalid_contacts'],
+      404: ['resource_missing (id, contacts[i])'],
+      413: ['body_too_large (over 40 KiB)'],
+    },
+    { body: true },
+  )
   addContacts(
     @CurrentPrincipal() principal: Principal,
     @Param('id') id: string,

@@ -49,7 +49,7 @@ const FRAMEWORK: Record<string, { status: number; code: string; message: string 
     status: 413,
     code: 'body_too_large',
     message:
-      'The request body is larger than 16 KiB (2 MiB for POST /v1/messages/batch, 20 MiB for POST /v1/contact_imports)',
+      'The request body is larger than 16 KiB (2 MiB for POST /v1/messages/batch, 40 KiB for POST /v1/groups/:id/contacts)',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,
