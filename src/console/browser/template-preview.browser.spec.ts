@@ -31,9 +31,7 @@ describe('the console browser bundle of the template rules', () => {
   });
 
   it('says why a template is refused, and nothing for an empty one', () => {
-    expect(browser.previewTemplate('Dear {name}', contact).error).toContain(
-      'invalid'.length ? 'a single "{"' : '',
-    );
+    expect(browser.previewTemplate('Dear {name}', contact).error).toContain('a single "{"');
     expect(browser.previewTemplate('', contact).error).toBeNull();
   });
 });
