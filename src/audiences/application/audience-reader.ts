@@ -61,6 +61,24 @@ export class AudienceReader {
     return this.reads.list<T>(...args);
   }
 
+  /** A page of one of the wallet's collections listed newest first, after the cursor's document (404 for an unknown one). */
+  async newestFirst<T extends { id: string; walletId: string; createdAt: string }>(
+    collection: string,
+    walletId: string,
+    limit: number,
+    startingAfter: string | undefined,
+    what: string,
+  ): Promise<T[]> {
+    await this.caughtUp();
+    let afterSort: string | undefined;
+    if (startingAfter) {
+      const cursor = await this.reads.get<T>(collection, startingAfter);
+      if (!cursor || cursor.walletId !== walletId) throw notFound(what, 'starting_after');
+      afterSort = createdSort(cursor.createdAt, cursor.id);
+    }
+    return this.reads.list<T>(collection, { partition: walletId, order: 'desc', limit, afterSort });
+  }
+
   /** A group of this wallet that still exists (its document, after the read model caught up), else 404. */
   async liveGroup(walletId: string, groupId: string, param?: string): Promise<GroupDoc> {
     const doc = await this.reads.get<GroupDoc>(GROUPS, groupId);

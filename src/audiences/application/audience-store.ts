@@ -9,11 +9,12 @@ import {
   templateStream,
 } from '../domain/audience.events';
 import { ContactImport, contactImportDecider } from '../domain/contact-import.decider';
-import { ContactNumber, contactNumberDecider } from '../domain/contact-number.decider';
+import { claimNumber, ContactNumber, contactNumberDecider } from '../domain/contact-number.decider';
 import { Contact, contactDecider } from '../domain/contact.decider';
 import { Group, groupDecider, groupIsLiveIn, groupMissing } from '../domain/group.decider';
 import type { DomainEvent } from '../../shared/decider';
-import type { NumberStreams } from '../domain/import-chunk.plan';
+import type { NumberStreams, PlannedAppend } from '../domain/import-chunk.plan';
+import { unwrap } from '../../shared/result';
 import { Template, templateDecider } from '../domain/template.decider';
 
 /** How often a decision across several streams is tried again when another writer got there first. */
@@ -45,6 +46,33 @@ export class AudienceStore {
     const claim = await this.claim(walletId, phoneNumber);
     const holder = claim.state.holder ? await this.contact(claim.state.holder) : null;
     return { claim, holder };
+  }
+
+  /**
+   * The number's claim for the contact, decided on its stream and its holder's as they are now:
+   * the append to write with the contact's, or `409 contact_exists`.
+   */
+  async claimFor(
+    walletId: string,
+    phoneNumber: string,
+    contactId: string,
+    now: Date,
+  ): Promise<PlannedAppend> {
+    const { claim, holder } = await this.numberStreams(walletId, phoneNumber);
+    const claimed = unwrap(
+      claimNumber(claim.state, {
+        walletId,
+        phoneNumber,
+        contactId,
+        holder: holder && { state: holder.state, exists: holder.revision >= 0n },
+        now,
+      }),
+    );
+    return {
+      streamId: contactNumberStream(walletId, phoneNumber),
+      events: claimed,
+      revision: claim.revision,
+    };
   }
 
   group(groupId: string): Promise<Loaded<Group>> {

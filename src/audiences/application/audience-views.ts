@@ -1,5 +1,6 @@
 import type { ContactFields, ImportRowError } from '../domain/audience.events';
 import type { ContactImport } from '../domain/contact-import.decider';
+import type { Contact } from '../domain/contact.decider';
 import type { Template } from '../domain/template.decider';
 import type { ContactDoc, GroupDoc, TemplateDoc } from '../projections/audiences.projection';
 
@@ -75,6 +76,18 @@ export const toApiContact = (
   opted_out: optedOut,
   created_at: doc.createdAt,
   updated_at: doc.updatedAt,
+});
+
+/** A live contact's stream state as the read model's document (what a write answers from). */
+export const contactDoc = (state: Contact): ContactDoc => ({
+  id: state.contactId as string,
+  walletId: state.walletId as string,
+  phoneNumber: state.phoneNumber as string,
+  name: state.name,
+  fields: state.fields,
+  groups: state.groups,
+  createdAt: state.createdAt as string,
+  updatedAt: state.updatedAt as string,
 });
 
 export const toApiGroup = (doc: GroupDoc): ApiGroup => ({

@@ -7,10 +7,9 @@ import { isIdOf, newId } from '../../../shared/ids';
 import { unwrap } from '../../../shared/result';
 import { contactNumberStream, contactStream } from '../../domain/audience.events';
 import { contactName, contactPhoneNumber, fieldChanges } from '../../domain/contact-input';
-import { claimNumber, releaseNumber } from '../../domain/contact-number.decider';
+import { releaseNumber } from '../../domain/contact-number.decider';
 import {
   changeContact,
-  Contact,
   contactDecider,
   contactMissing,
   createContact,
@@ -18,25 +17,13 @@ import {
   isLiveIn,
 } from '../../domain/contact.decider';
 import type { PlannedAppend } from '../../domain/import-chunk.plan';
-import type { ContactDoc } from '../../projections/audiences.projection';
 import { AudienceReader } from '../audience-reader';
 import { AudienceStore } from '../audience-store';
-import type { ApiContact } from '../audience-views';
+import { ApiContact, contactDoc } from '../audience-views';
 import { ContactSource, CreateContact, DeleteContact, UpdateContact } from './contact.commands';
 
 /** Groups a contact may be put in at once (API.md leaves it open; a contact in more is unusual). */
 const MAX_GROUPS_PER_REQUEST = 100;
-
-const contactDoc = (state: Contact): ContactDoc => ({
-  id: state.contactId as string,
-  walletId: state.walletId as string,
-  phoneNumber: state.phoneNumber as string,
-  name: state.name,
-  fields: state.fields,
-  groups: state.groups,
-  createdAt: state.createdAt as string,
-  updatedAt: state.updatedAt as string,
-});
 
 /** `groups` of a request: group ids, each a live group of the wallet (404 naming `groups[i]`). */
 async function groupIds(
@@ -78,16 +65,7 @@ export class CreateContactHandler implements ICommandHandler<CreateContact, ApiC
     const contactId = newId('con');
     const { state, position } = await this.store.retrying(async () => {
       const now = this.clock.now();
-      const { claim, holder } = await this.store.numberStreams(walletId, phoneNumber);
-      const claimed = unwrap(
-        claimNumber(claim.state, {
-          walletId,
-          phoneNumber,
-          contactId,
-          holder: holder && { state: holder.state, exists: holder.revision >= 0n },
-          now,
-        }),
-      );
+      const claim = await this.store.claimFor(walletId, phoneNumber, contactId, now);
       const created = unwrap(
         createContact(contactDecider.initialState(), {
           contactId,
@@ -100,7 +78,7 @@ export class CreateContactHandler implements ICommandHandler<CreateContact, ApiC
         }),
       );
       const position = await this.store.append([
-        { streamId: contactNumberStream(walletId, phoneNumber), events: claimed, revision: claim.revision },
+        claim,
         { streamId: contactStream(contactId), events: created, revision: -1n },
       ]);
       return { state: created.reduce(contactDecider.evolve, contactDecider.initialState()), position };
@@ -148,7 +126,7 @@ export class UpdateContactHandler implements ICommandHandler<UpdateContact, ApiC
         { streamId: contactStream(contactId), events, revision: loaded.revision },
       ];
       if (phoneNumber !== undefined && phoneNumber !== before.phoneNumber) {
-        appends.unshift(await this.claimFor(walletId, phoneNumber, contactId, now));
+        appends.unshift(await this.store.claimFor(walletId, phoneNumber, contactId, now));
         const old = await this.store.claim(walletId, before.phoneNumber as string);
         const released = releaseNumber(old.state, {
           walletId,
@@ -169,29 +147,6 @@ export class UpdateContactHandler implements ICommandHandler<UpdateContact, ApiC
     await this.reader.waitFor(position);
     const [view] = await this.reader.apiContacts(walletId, [contactDoc(state)]);
     return view;
-  }
-
-  private async claimFor(
-    walletId: string,
-    phoneNumber: string,
-    contactId: string,
-    now: Date,
-  ): Promise<PlannedAppend> {
-    const { claim, holder } = await this.store.numberStreams(walletId, phoneNumber);
-    const claimed = unwrap(
-      claimNumber(claim.state, {
-        walletId,
-        phoneNumber,
-        contactId,
-        holder: holder && { state: holder.state, exists: holder.revision >= 0n },
-        now,
-      }),
-    );
-    return {
-      streamId: contactNumberStream(walletId, phoneNumber),
-      events: claimed,
-      revision: claim.revision,
-    };
   }
 
   /** The opt-out list is compliance's: changed through its commands, and only when it differs. */

@@ -1,5 +1,4 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound } from '../../../shared/domain-error';
 import { ListPage, page } from '../../../shared/http/pagination';
 import { isIdOf } from '../../../shared/ids';
 import { contactMissing, isLiveIn } from '../../domain/contact.decider';
@@ -10,7 +9,6 @@ import {
   CONTACT_IMPORTS,
   ContactDoc,
   CONTACTS,
-  createdSort,
   GroupDoc,
   GROUPS,
   ImportDoc,
@@ -24,6 +22,7 @@ import {
   ApiContactImport,
   ApiGroup,
   ApiTemplate,
+  contactDoc,
   templateDoc,
   toApiContactImport,
   toApiGroup,
@@ -52,17 +51,7 @@ export class ContactByIdHandler implements IQueryHandler<ContactById, ApiContact
     if (!isIdOf('con', contactId)) throw contactMissing('id');
     const { state } = await this.store.contact(contactId);
     if (!isLiveIn(state, walletId)) throw contactMissing('id');
-    const doc: ContactDoc = {
-      id: contactId,
-      walletId,
-      phoneNumber: state.phoneNumber as string,
-      name: state.name,
-      fields: state.fields,
-      groups: state.groups,
-      createdAt: state.createdAt as string,
-      updatedAt: state.updatedAt as string,
-    };
-    const [view] = await this.reader.apiContacts(walletId, [doc]);
+    const [view] = await this.reader.apiContacts(walletId, [contactDoc(state)]);
     return view;
   }
 }
@@ -93,19 +82,7 @@ export class GroupsListHandler implements IQueryHandler<GroupsList, ListPage<Api
   constructor(private readonly reader: AudienceReader) {}
 
   async execute({ walletId, limit, startingAfter }: GroupsList): Promise<ListPage<ApiGroup>> {
-    await this.reader.caughtUp();
-    let afterSort: string | undefined;
-    if (startingAfter) {
-      const cursor = await this.reader.get<GroupDoc>(GROUPS, startingAfter);
-      if (!cursor || cursor.walletId !== walletId) throw notFound('group', 'starting_after');
-      afterSort = createdSort(cursor.createdAt, cursor.id);
-    }
-    const docs = await this.reader.list<GroupDoc>(GROUPS, {
-      partition: walletId,
-      order: 'desc',
-      limit: limit + 1,
-      afterSort,
-    });
+    const docs = await this.reader.newestFirst<GroupDoc>(GROUPS, walletId, limit + 1, startingAfter, 'group');
     return page(docs.map(toApiGroup), limit);
   }
 }
@@ -127,19 +104,13 @@ export class TemplatesListHandler implements IQueryHandler<TemplatesList, ListPa
   constructor(private readonly reader: AudienceReader) {}
 
   async execute({ walletId, limit, startingAfter }: TemplatesList): Promise<ListPage<ApiTemplate>> {
-    await this.reader.caughtUp();
-    let afterSort: string | undefined;
-    if (startingAfter) {
-      const cursor = await this.reader.get<TemplateDoc>(TEMPLATES, startingAfter);
-      if (!cursor || cursor.walletId !== walletId) throw notFound('template', 'starting_after');
-      afterSort = createdSort(cursor.createdAt, cursor.id);
-    }
-    const docs = await this.reader.list<TemplateDoc>(TEMPLATES, {
-      partition: walletId,
-      order: 'desc',
-      limit: limit + 1,
-      afterSort,
-    });
+    const docs = await this.reader.newestFirst<TemplateDoc>(
+      TEMPLATES,
+      walletId,
+      limit + 1,
+      startingAfter,
+      'template',
+    );
     return page(docs.map(toApiTemplate), limit);
   }
 }
