@@ -1,7 +1,12 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
-import { ConcurrencyError, EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
+import {
+  ConcurrencyError,
+  EVENT_STORE,
+  EventStore,
+  StoreUnavailableError,
+} from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
 import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
@@ -94,7 +99,11 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
     });
     for (const { id } of queued) {
       if (this.stopped) return;
-      await this.run(id);
+      // One import's trouble (a store that failed mid-chunk) must not hold up the others: it is
+      // tried again at the next tick, from what the log says.
+      await this.run(id).catch((error: unknown) =>
+        this.logger.warn(`contact import ${id} stopped, to be resumed: ${(error as Error).message}`),
+      );
     }
   }
 
@@ -131,10 +140,26 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       running = next;
       last = next.position ?? last;
     }
-    await this.projections.waitFor(last, [AUDIENCES_PROJECTION]);
+    if (!(await this.readModelReached(last))) return;
     await this.store.aggregates.handle(contactImportStream(importId), contactImportDecider, (state) =>
       completeImport(state, { instance: this.instance.id, now: this.clock.now() }),
     );
+  }
+
+  /**
+   * Waits for the read model to list the import's last chunk: a large import's contacts may take
+   * the read model longer than one wait allows, which is no failure. False when stopping.
+   */
+  private async readModelReached(position: bigint | null): Promise<boolean> {
+    for (;;) {
+      if (this.stopped) return false;
+      try {
+        await this.projections.waitFor(position, [AUDIENCES_PROJECTION]);
+        return true;
+      } catch (error) {
+        if (!(error instanceof StoreUnavailableError)) throw error;
+      }
+    }
   }
 
   /** Applies the next chunk, deciding again on fresh streams after a conflict; null when the job was taken over. */
@@ -144,7 +169,10 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
       fromRevision: BigInt(chunk),
       limit: 1,
     });
-    if (!uploaded) throw new Error(`import ${importId}: chunk ${chunk} is missing from the log`);
+    if (!uploaded) {
+      await this.fail(importId, 'file_missing', `Chunk ${chunk} of the file is missing from the log`);
+      return null;
+    }
     const { csv, rows } = (uploaded as unknown as ContactImportRowsUploaded).data;
     const valid: ImportRow[] = [];
     const rowErrors: ImportRowError[] = [];
