@@ -1,4 +1,5 @@
-import { CommandBus } from '@nestjs/cqrs';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { AudiencePage } from '../../src/audiences/application/queries/audience.queries';
 import { CONTACT_EVENT_TYPES } from '../../src/audiences/domain/audience.events';
 import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
 import { RebuildProjections } from '../../src/shared/projections/rebuild-projections.command';
@@ -602,6 +603,64 @@ describe('Audiences: contacts, groups, CSV imports, templates', () => {
       }
       expectError(await call('POST', '/v1/templates', { name: 'x' }), 400, 'parameter_missing');
     });
+  });
+
+  it('pages an audience for campaigns: groups merged in number order, each number once, with opt-outs', async () => {
+    const other = await createMerchant(t);
+    const key = other.testKey;
+    const a = await group('A', key);
+    const b = await group('B', key);
+    const numbers = ['+233240000005', '+233240000001', '+233240000004', '+233240000002', '+233240000003'];
+    const made: Record<string, { id: string }> = {};
+    for (const [i, number] of numbers.entries()) {
+      const groups = i === 0 ? [a.id, b.id] : i % 2 ? [a.id] : [b.id];
+      made[number] = await contact(
+        { phone_number: number, name: `N${i}`, fields: { n: String(i) }, groups },
+        key,
+      );
+    }
+    const single = await contact({ phone_number: '+233240000000' }, key);
+    ok(await call('POST', '/v1/opt_outs', { phone_number: '+233240000004' }, key));
+    const walletId = other.wallets.TEST;
+    const queries = t.app.get(QueryBus);
+    const seen: { phoneNumber: string; optedOut: boolean; fields: Record<string, string> }[] = [];
+    let after: string | null = null;
+    let pages = 0;
+    do {
+      const result: { members: typeof seen; next: string | null } = await queries.execute(
+        new AudiencePage(
+          walletId,
+          { groups: [a.id, b.id], contacts: [single.id, made['+233240000001'].id] },
+          after,
+          2,
+          pages === 0,
+        ),
+      );
+      expect(result.members.length).toBeLessThanOrEqual(2);
+      seen.push(...result.members);
+      after = result.next;
+      pages++;
+    } while (after !== null && pages < 10);
+    expect(seen.map((m) => m.phoneNumber)).toEqual([
+      '+233240000000',
+      '+233240000001',
+      '+233240000002',
+      '+233240000003',
+      '+233240000004',
+      '+233240000005',
+    ]);
+    expect(seen.filter((m) => m.optedOut).map((m) => m.phoneNumber)).toEqual(['+233240000004']);
+    expect(seen[5]).toMatchObject({ fields: { n: '0' } });
+    ok(await call('DELETE', `/v1/groups/${b.id}`, undefined, key));
+    await expect(
+      queries.execute(new AudiencePage(walletId, { groups: [a.id, b.id] }, null, 10)),
+    ).rejects.toMatchObject({
+      code: 'resource_missing',
+      param: 'audience.groups[1]',
+    });
+    await expect(
+      queries.execute(new AudiencePage(m.wallets.TEST, { groups: [a.id] }, null, 10)),
+    ).rejects.toMatchObject({ code: 'resource_missing', param: 'audience.groups[0]' });
   });
 
   it('rebuilds every audience read model from the log to the same lists (projections:rebuild)', async () => {
