@@ -56,7 +56,7 @@ export class ContactsHttpController {
   @Get()
   @ApiOperation({
     summary:
-      "The environment's contacts, newest first; with search, those whose name has a word starting with it (name order) or whose number starts with it (number order); with group, that group's only",
+      "The environment's contacts, newest first; with search, those whose name starts with it (name order) or whose number starts with it (number order); with group, that group's only (in number order)",
   })
   @ApiOkResponse({ type: ContactListResponse })
   @ApiErrors({ 400: ['invalid_limit'], 404: ['resource_missing (group, starting_after)'] })
