@@ -91,7 +91,7 @@ export class ContactsQueryDto {
 
   @ApiPropertyOptional({
     description:
-      'The start of a word of the name (case and accents aside), or of the number (+23324…, or 024… for Ghana). Results come in name or number order.',
+      'The start of the name (case, accents and extra spaces aside), or of the number (+23324…, or 024… for Ghana). Results come in name or number order.',
   })
   @IsOptional()
   @IsString()
