@@ -13,7 +13,8 @@
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor or batch (scenario 7, 8,
- * 2-4, 1b or 9, alone), BENCH_BATCHES (measured 1,000-item batches in scenario 9, 9).
+ * 2-4, 1b or 9, alone), BENCH_BATCHES (measured 1,000-item batches in scenario 9, 9),
+ * BENCH_ONLY=imports (scenario 10 alone), BENCH_IMPORT_ROWS (rows of scenario 10's CSV, 100,000).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -40,14 +41,17 @@ const OTP_WARMUP = Number(process.env.BENCH_OTP_WARMUP_SECONDS ?? 3);
 /** Measured batches in scenario 9 (after one warm-up batch); the median is reported. */
 const BATCHES = Number(process.env.BENCH_BATCHES ?? 9);
 const BATCH_ITEMS = 1000;
+/** Rows of the CSV file scenario 10 imports (issue 32's target is for 100,000). */
+const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
 /**
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
  * scenarios 2-4 alone (their ratios then have no baseline); BENCH_ONLY=floor runs scenario 1b
- * alone; BENCH_ONLY=batch runs scenario 9 alone.
+ * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=imports runs scenario 10 alone.
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor or batch`);
+if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch', 'imports'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch or imports`);
+if (!(IMPORT_ROWS >= 1 && IMPORT_ROWS <= 200_000)) throw new Error(`BENCH_IMPORT_ROWS=${process.env.BENCH_IMPORT_ROWS}: expected 1 to 200,000 rows`);
 if (!(BATCHES >= 1)) throw new Error(`BENCH_BATCHES=${process.env.BENCH_BATCHES}: expected a number of batches, at least 1`);
 const runs = (name) => !ONLY || ONLY === name;
 if (!(SUSTAINED_SECONDS >= 1)) throw new Error(`BENCH_SUSTAINED_SECONDS=${process.env.BENCH_SUSTAINED_SECONDS}: expected a number of seconds, at least 1`);
@@ -64,6 +68,7 @@ const TARGETS = {
   replayEventsPerS: 100_000,
   rssMb: 300,
   batchAnswerMs: 1000,
+  importSeconds: 30,
 };
 
 const tmpRoot = mkdtempSync(join(tmpdir(), 'sms-wallet-bench-'));
@@ -461,6 +466,65 @@ function batchSend() {
   });
 }
 
+/**
+ * 10. Contact import: a dedicated server and one wallet; a CSV of IMPORT_ROWS rows (distinct MTN
+ * numbers written the local way, 0241234567, read with default_country=GH; a name and three
+ * fields) posted to POST /v1/contact_imports?group=…, timed from the request to the import's
+ * `completed` (which the job records only once the read models list every contact), with the
+ * server's peak RSS over that window. Then the same file again: it must change nothing.
+ */
+function contactImport() {
+  const dataDir = join(tmpRoot, 'imports');
+  return onOwnServer(dataDir, 1, {}, async (server, keys) => {
+    const headers = { authorization: `Bearer ${keys[0]}` };
+    const group = await (
+      await fetch(`${server.url}/v1/groups`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'Bench parents' }),
+      })
+    ).json();
+    const classes = ['JSS 1', 'JSS 2', 'JSS 3', 'SHS 1', 'SHS 2', 'SHS 3'];
+    const lines = ['phone_number,name,first_name,class,school'];
+    for (let i = 0; i < IMPORT_ROWS; i++) {
+      const first = `Ama${i % 997}`;
+      lines.push(`024${String(1_000_000 + i).padStart(7, '0')},${first} Mensah${i % 101},${first},${classes[i % classes.length]},"Accra Academy, Bubuashie"`);
+    }
+    const file = Buffer.from(`${lines.join('\n')}\n`);
+    const once = async (label) => {
+      const sampler = rssSampler(server.child.pid);
+      const cpuBefore = treeCpuSeconds(server.child.pid);
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${server.url}/v1/contact_imports?group=${group.id}&default_country=GH`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'text/csv' },
+        body: file,
+      });
+      const accepted = await response.json();
+      const acceptedMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (response.status !== 202) throw new Error(`${label} import answered ${response.status}: ${JSON.stringify(accepted).slice(0, 300)}`);
+      let done;
+      for (;;) {
+        done = await (await fetch(`${server.url}/v1/contact_imports/${accepted.id}`, { headers })).json();
+        if (done.status !== 'processing') break;
+        if (Number(process.hrtime.bigint() - started) / 1e9 > 600) throw new Error(`${label} import not done in 600 s: ${JSON.stringify(done)}`);
+        await sleep(100);
+      }
+      const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+      const cpuSeconds = treeCpuSeconds(server.child.pid) - cpuBefore;
+      const peakKb = sampler.stop();
+      if (done.status !== 'completed') throw new Error(`${label} import ended ${done.status}: ${JSON.stringify(done).slice(0, 500)}`);
+      log(`10 ${label} import of ${IMPORT_ROWS} rows: accepted in ${Math.round(acceptedMs)} ms, completed in ${seconds.toFixed(1)} s with ${cpuSeconds.toFixed(1)} s of server CPU (created ${done.created}, updated ${done.updated}, ${done.errors_count} errors), peak RSS ${Math.round(peakKb / 1024)} MB`);
+      return { accepted_ms: Math.round(acceptedMs), seconds: Math.round(seconds * 10) / 10, cpu_s: Math.round(cpuSeconds * 10) / 10, created: done.created, updated: done.updated, errors: done.errors_count, peak_rss_mb: Math.round(peakKb / 1024) };
+    };
+    log(`10 contact import: ${IMPORT_ROWS} rows (${Math.round(file.length / 1024)} KiB) into a group, then the same file again`);
+    const first = await once('first');
+    const again = await once('repeated');
+    const listed = await (await fetch(`${server.url}/v1/groups/${group.id}`, { headers })).json();
+    return { rows: IMPORT_ROWS, file_kb: Math.round(file.length / 1024), first, again, group_contacts: listed.contacts };
+  });
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -525,6 +589,7 @@ async function main() {
   if (runs('otp')) s.otp = await otpLatency();
   if (runs('sustained') && process.env.BENCH_SKIP_SUSTAINED !== '1') s.sustained = await sustained();
   if (runs('batch')) s.batch = await batchSend();
+  if (runs('imports')) s.imports = await contactImport();
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -587,6 +652,16 @@ function evaluate(s, peakRssMb) {
   const batchTarget = `< ${TARGETS.batchAnswerMs} ms (median)`;
   if (has(s.batch)) add(`${BATCH_ITEMS}-item batch answered`, batchTarget, `${s.batch.median_ms} ms (${s.batch.messages_per_s} messages/s)`, s.batch.median_ms < TARGETS.batchAnswerMs);
   else add(`${BATCH_ITEMS}-item batch answered`, batchTarget, null);
+  const imp = s.imports;
+  const importTarget = `<= ${TARGETS.importSeconds} s, <= ${TARGETS.rssMb} MB, all created`;
+  if (has(imp))
+    add(
+      `${imp.rows}-row CSV import completed`,
+      importTarget,
+      `${imp.first.seconds} s (${imp.first.cpu_s} s of server CPU), peak ${imp.first.peak_rss_mb} MB, created ${imp.first.created}; again: ${imp.again.seconds} s, created ${imp.again.created}, updated ${imp.again.updated}`,
+      imp.first.seconds <= TARGETS.importSeconds && imp.first.peak_rss_mb <= TARGETS.rssMb && imp.first.created === imp.rows && imp.again.created === 0 && imp.again.updated === 0 && imp.group_contacts === imp.rows,
+    );
+  else add('CSV import completed', importTarget, null);
   add('server peak RSS (process tree)', `<= ${TARGETS.rssMb} MB`, `${peakRssMb} MB`, peakRssMb <= TARGETS.rssMb);
   return t;
 }
@@ -643,6 +718,13 @@ function print(results) {
   if (ok(b)) {
     out.push(
       `9 batch of ${b.items} items (${b.body_kb} KiB), one at a time on an idle server: answered in ${b.median_ms} ms (median of ${b.batches}; ${b.min_ms}-${b.max_ms} ms) = ${b.messages_per_s} messages/s`,
+    );
+  }
+  const imp = s.imports;
+  if (ok(imp)) {
+    out.push(
+      `10 import of ${imp.rows} rows (${imp.file_kb} KiB): accepted in ${imp.first.accepted_ms} ms, completed in ${imp.first.seconds} s (${imp.first.cpu_s} s of server CPU), peak RSS ${imp.first.peak_rss_mb} MB;` +
+        ` the same file again: ${imp.again.seconds} s (${imp.again.cpu_s} s of CPU), created ${imp.again.created}, updated ${imp.again.updated}; the group lists ${imp.group_contacts}`,
     );
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');

@@ -18,6 +18,10 @@ const BROWSER_SCRIPTS = [
     entry: 'src/console/browser/message-cost.browser.ts',
     output: 'src/console/assets/message-cost.js',
   },
+  {
+    entry: 'src/console/browser/template-preview.browser.ts',
+    output: 'src/console/assets/template-preview.js',
+  },
 ];
 
 const BANNER = (entry) =>

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
+import { AudiencesModule } from './audiences/audiences.module';
 import { BillingModule } from './billing/billing.module';
 import { ComplianceModule } from './compliance/compliance.module';
 import { ConsoleModule } from './console/console.module';
@@ -21,6 +22,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     AccountsModule,
     BillingModule,
     ComplianceModule,
+    AudiencesModule,
     MessagingModule,
     ConsoleModule,
     WebhooksModule,

@@ -9,7 +9,12 @@ import { fastifyTrustProxy, trustProxy } from './config/trust-proxy';
 import { logsInfo } from './config/log-levels';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
-import { refuseWhileClosing, requireJsonBodies, routeBodyLimits } from './shared/http/request-guards.hooks';
+import {
+  refuseWhileClosing,
+  requireJsonBodies,
+  routeBodyLimits,
+  streamedBodies,
+} from './shared/http/request-guards.hooks';
 import { registerSecurityHeaders } from './shared/http/security-headers';
 import { apiValidationPipe } from './shared/http/validation.pipe';
 import { registerAccessLog } from './shared/logging/access-log.hooks';
@@ -60,6 +65,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
     reply.header('x-request-id', request.id);
   });
   requireJsonBodies(fastify, ['/v1/']);
+  streamedBodies(fastify, ['text/csv']);
   routeBodyLimits(fastify);
   refuseWhileClosing(fastify);
   // Helmet's headers and the one CSP (docs/security.md); HSTS only when PUBLIC_URL is https.

@@ -25,6 +25,7 @@ import {
   SandboxInboundHttpController,
   SenderIdsHttpController,
 } from './http/compliance.http.controller';
+import { OptedOutNumbersHandler } from './application/queries/opted-out-numbers.handler';
 import { complianceProjection } from './projections/compliance.projection';
 
 /**
@@ -55,6 +56,7 @@ import { complianceProjection } from './projections/compliance.projection';
     InboundMessagesPageHandler,
     UnassignedInboundMessagesHandler,
     OptOutsPageHandler,
+    OptedOutNumbersHandler,
   ],
   exports: [ComplianceGate],
 })

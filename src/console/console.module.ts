@@ -23,6 +23,8 @@ import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-
 import { ConsolePage, ConsolePermissionGuard } from './http/console-page';
 import { ConsoleController } from './http/console.controller';
 import { ConsoleCampaignsController } from './http/console-campaigns.controller';
+import { ConsoleAudiencesController } from './http/console-audiences.controller';
+import { ConsoleContactsController } from './http/console-contacts.controller';
 import { ConsoleComplianceController } from './http/console-compliance.controller';
 import { TryController } from './http/try.controller';
 import { WebhooksModule } from '../webhooks/webhooks.module';
@@ -39,6 +41,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleAuthController,
     ConsoleController,
     ConsoleCampaignsController,
+    ConsoleContactsController,
+    ConsoleAudiencesController,
     ConsoleComplianceController,
     ConsolePasswordResetController,
     ConsoleWalletCareController,

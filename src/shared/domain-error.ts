@@ -9,6 +9,7 @@ export type ErrorKind =
   | 'forbidden' // 403
   | 'not_found' // 404
   | 'conflict' // 409
+  | 'payload_too_large' // 413
   | 'unprocessable' // 422
   | 'unsupported_media_type' // 415
   | 'rate_limit' // 429

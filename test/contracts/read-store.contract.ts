@@ -188,6 +188,47 @@ export function describeReadStoreContract(name: string, factory: ReadStoreFactor
         expect((await page('desc', '2024-01-02T12:00:00.000Z')).map((d) => d.id)).toEqual(['m2', 'm1']);
       });
 
+      it('lists only the sort keys that start with a prefix, paged both ways, whatever characters follow', async () => {
+        const keys = [
+          '+23324',
+          '+233241',
+          '+2332410',
+          '+233241\u0001x',
+          '+233241é',
+          '+233241😀',
+          '+233242',
+          '+23325',
+          'kofi',
+          'kofi\u0001a',
+          'kofí',
+        ];
+        await store.commit(
+          `p_${ns}`,
+          keys.map((key, i) => put(`k${i}`, { key }, 'search', key)),
+          1n,
+        );
+        const page = async (sortPrefix: string, order: 'asc' | 'desc', limit = 20, afterSort?: string) =>
+          (
+            await store.list<{ key: string }>(docs, {
+              partition: 'search',
+              order,
+              limit,
+              sortPrefix,
+              afterSort,
+            })
+          ).map((d) => d.key);
+        const expected = ['+233241', '+2332410', '+233241\u0001x', '+233241é', '+233241😀'];
+        expect(new Set(await page('+233241', 'asc'))).toEqual(new Set(expected));
+        expect((await page('+233241', 'asc')).length).toBe(5);
+        expect(await page('+233241', 'desc')).toEqual([...(await page('+233241', 'asc'))].reverse());
+        expect(await page('kofi', 'asc')).toEqual(['kofi', 'kofi\u0001a']);
+        expect(await page('+2339', 'asc')).toEqual([]);
+        // Paging with a cursor stays inside the range, in both directions.
+        const ascending = await page('+233241', 'asc');
+        expect(await page('+233241', 'asc', 2, ascending[1])).toEqual(ascending.slice(2, 4));
+        expect(await page('+233241', 'desc', 2, ascending[3])).toEqual([ascending[2], ascending[1]]);
+      });
+
       it('counts the documents one partition lists', async () => {
         expect(await store.count(docs, 'wal_1')).toBe(5);
         expect(await store.count(docs, 'wal_2')).toBe(1);

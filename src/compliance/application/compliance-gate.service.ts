@@ -36,6 +36,13 @@ export class ComplianceGate {
     return optedOut ? recipientOptedOut(to) : null;
   }
 
+  /** The numbers among these that are on the wallet's opt-out list now (one small read each). */
+  async optedOut(walletId: string, phoneNumbers: readonly string[]): Promise<ReadonlySet<string>> {
+    const unique = [...new Set(phoneNumbers)];
+    const newest = await Promise.all(unique.map((n) => this.newestType(optOutStream(walletId, n))));
+    return new Set(unique.filter((_, i) => newest[i] === 'RecipientOptedOut'));
+  }
+
   private async newestType(streamId: string): Promise<string | null> {
     const [newest] = await this.events.readStream(streamId, { direction: 'backwards', limit: 1 });
     return newest?.type ?? null;

@@ -39,6 +39,40 @@
     field.addEventListener('input', update);
     update();
   });
+  // The Templates page's live preview: template-preview.js (the campaigns' own rendering and the
+  // send's cost rules) is loaded by that page after this file, so it is wired once all have run.
+  document.addEventListener('DOMContentLoaded', function () {
+    var templates = window.smsTemplatePreview;
+    var message = document.querySelector('textarea[data-template-preview]');
+    var choice = document.querySelector('select[data-preview-contact]');
+    if (!templates || !message || !choice) return;
+    var panel = document.getElementById(message.getAttribute('data-template-preview'));
+    var chosenField = document.querySelector('input[data-preview-contact-field]');
+    if (!panel) return;
+    var text = panel.querySelector('[data-preview-text]');
+    var problem = panel.querySelector('[data-preview-problem]');
+    var forWhom = panel.querySelector('[data-preview-for]');
+    var cost = panel.querySelector('.cost');
+    var update = function () {
+      var option = choice.options[choice.selectedIndex];
+      var contact;
+      try { contact = JSON.parse(option.getAttribute('data-contact')); } catch (e) { return; }
+      if (chosenField) chosenField.value = option.value;
+      if (forWhom) forWhom.textContent = option.textContent;
+      var p = templates.previewTemplate(message.value.replace(/\r?\n/g, '\r\n'), contact);
+      text.textContent = p.text;
+      problem.textContent = p.error || (p.missing.length ? 'Missing for this contact, with no fallback: ' + p.missing.join(', ') + ' (a campaign skips it)' : '');
+      if (cost) {
+        cost.textContent = (cost.getAttribute('data-prefix') || '') + p.costText;
+        cost.setAttribute('data-segments', String(p.cost.segments));
+        cost.setAttribute('data-credits', String(p.cost.credits));
+        cost.classList.toggle('error', p.cost.tooLong);
+      }
+    };
+    message.addEventListener('input', update);
+    choice.addEventListener('change', update);
+    update();
+  });
   // A double click must not send twice: the button is disabled once the form is on its way.
   document.querySelectorAll('form[data-once]').forEach(function (form) {
     form.addEventListener('submit', function () {

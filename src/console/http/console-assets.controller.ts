@@ -10,6 +10,7 @@ const TYPES: ReadonlyMap<string, string> = new Map([
   ['console.css', 'text/css; charset=utf-8'],
   ['console.js', 'text/javascript; charset=utf-8'],
   ['message-cost.js', 'text/javascript; charset=utf-8'],
+  ['template-preview.js', 'text/javascript; charset=utf-8'],
   ['favicon.svg', 'image/svg+xml'],
 ]);
 

@@ -26,6 +26,7 @@ const KINDS: Record<ErrorKind, { status: number; type: string }> = {
   forbidden: { status: 403, type: 'permission_error' },
   not_found: { status: 404, type: 'not_found' },
   conflict: { status: 409, type: 'conflict' },
+  payload_too_large: { status: 413, type: 'invalid_request_error' },
   unprocessable: { status: 422, type: 'invalid_request_error' },
   unsupported_media_type: { status: 415, type: 'invalid_request_error' },
   rate_limit: { status: 429, type: 'rate_limit_error' },
@@ -47,7 +48,8 @@ const FRAMEWORK: Record<string, { status: number; code: string; message: string 
   FST_ERR_CTP_BODY_TOO_LARGE: {
     status: 413,
     code: 'body_too_large',
-    message: 'The request body is larger than 16 KiB (2 MiB for POST /v1/messages/batch)',
+    message:
+      'The request body is larger than 16 KiB (2 MiB for POST /v1/messages/batch, 40 KiB for POST /v1/groups/:id/contacts)',
   },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
     status: 415,

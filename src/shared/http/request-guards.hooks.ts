@@ -4,7 +4,11 @@ import { DomainErrorWithHeaders } from './error-body';
 
 const BODY_METHODS = new Set(['POST', 'PUT', 'PATCH']);
 
-/** A body-carrying API request must be JSON (API.md: anything else is 415). */
+/**
+ * A body-carrying API request must be JSON (API.md: anything else is 415), unless its route names
+ * the types it takes instead in its route config (`@RouteConfig({ contentTypes: ['text/csv'] })`:
+ * POST /v1/contact_imports alone), which are then the only ones it takes.
+ */
 export function requireJsonBodies(fastify: FastifyInstance, apiPrefixes: readonly string[]): void {
   fastify.addHook('onRequest', async (request: FastifyRequest) => {
     if (!BODY_METHODS.has(request.method) || !apiPrefixes.some((p) => request.url.startsWith(p))) return;
@@ -13,6 +17,16 @@ export function requireJsonBodies(fastify: FastifyInstance, apiPrefixes: readonl
       request.headers['transfer-encoding'] !== undefined;
     if (!hasBody) return;
     const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const named = (request.routeOptions?.config as { contentTypes?: readonly string[] } | undefined)
+      ?.contentTypes;
+    if (named) {
+      if (named.includes(type)) return;
+      throw new DomainError(
+        'unsupported_media_type',
+        'unsupported_media_type',
+        `Send the request body with Content-Type: ${named.join(' or ')}`,
+      );
+    }
     if (type !== 'application/json' && !type.endsWith('+json')) {
       throw new DomainError(
         'unsupported_media_type',
@@ -53,4 +67,14 @@ export function routeBodyLimits(fastify: FastifyInstance): void {
     const limit = (route.config as { bodyLimit?: unknown } | undefined)?.bodyLimit;
     if (typeof limit === 'number') route.bodyLimit = limit;
   });
+}
+
+/**
+ * Bodies of these types reach their route unread, as the request's stream (`request.body`), for
+ * the route to read as it goes (a CSV import of 20 MiB is never held whole). Only routes that name
+ * the type in their route config get such a body (requireJsonBodies); they enforce their own limit.
+ */
+export function streamedBodies(fastify: FastifyInstance, types: readonly string[]): void {
+  for (const type of types)
+    fastify.addContentTypeParser(type, (_request, payload, done) => done(null, payload));
 }

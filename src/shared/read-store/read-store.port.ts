@@ -28,7 +28,16 @@ export interface ListQuery {
   readonly limit: number;
   /** Exclusive: start after the document with this sort key. */
   readonly afterSort?: string;
+  /** Only documents whose sort key starts with this text (a search by prefix, one index range). */
+  readonly sortPrefix?: string;
 }
+
+/**
+ * The upper end of a prefix's range of sort keys: U+10FFFF is the greatest code point, so in the
+ * stores' binary order (UTF-8 bytes, as SQLite and MongoDB compare text) every key that starts
+ * with the prefix sorts below the prefix followed by it. Adapters also check the prefix itself.
+ */
+export const prefixUpperBound = (prefix: string) => `${prefix}\u{10FFFF}`;
 
 export interface ReadStore {
   get<T>(collection: string, id: string): Promise<T | null>;

@@ -124,6 +124,25 @@ describe('MongoDB read store mapping', () => {
       });
     });
 
+    it('lists the keys starting with a prefix as one anchored range, paged by a cursor', () => {
+      const upper = '+23324\u{10FFFF}';
+      expect(listQuery('n', { partition: 'w', order: 'asc', limit: 5, sortPrefix: '+23324' }).filter).toEqual(
+        {
+          collection: 'n',
+          partition: 'w',
+          sort: { $gte: '+23324', $lt: upper, $regex: '^\\+23324' },
+        },
+      );
+      expect(
+        listQuery('n', { partition: 'w', order: 'asc', limit: 5, sortPrefix: 'a.b', afterSort: 'a.bc' })
+          .filter.sort,
+      ).toEqual({ $gt: 'a.bc', $gte: 'a.b', $lt: 'a.b\u{10FFFF}', $regex: '^a\\.b' });
+      expect(
+        listQuery('n', { partition: 'w', order: 'desc', limit: 5, sortPrefix: 'a', afterSort: 'ab' }).filter
+          .sort,
+      ).toEqual({ $lt: 'ab', $gte: 'a', $regex: '^a' });
+    });
+
     it('has an index for every read', () => {
       expect(INDEXES).toEqual([
         { key: { collection: 1, id: 1 }, name: 'collection_id', unique: true },

@@ -14,7 +14,7 @@ import type { AnyBulkWriteOperation, Document, Filter, Sort } from 'mongodb';
 import { Long } from 'mongodb';
 import { StoreUnavailableError } from '../../event-store/event-store.port';
 import { checkStoreNamespace } from '../../store-namespace';
-import type { DocumentWrite, ListQuery } from '../read-store.port';
+import { prefixUpperBound, type DocumentWrite, type ListQuery } from '../read-store.port';
 
 export const DOCUMENTS = 'documents';
 export const CHECKPOINTS = 'checkpoints';
@@ -81,10 +81,21 @@ export function listQuery(
   query: ListQuery,
 ): { filter: Filter<StoredDocument>; sort: Sort; limit: number } {
   const filter: Filter<StoredDocument> = { collection, partition: query.partition };
-  if (query.afterSort !== undefined)
-    filter.sort = query.order === 'asc' ? { $gt: query.afterSort } : { $lt: query.afterSort };
+  const bounds: Record<string, unknown> = {};
+  if (query.afterSort !== undefined) bounds[query.order === 'asc' ? '$gt' : '$lt'] = query.afterSort;
+  if (query.sortPrefix !== undefined) {
+    // One index range, made exact by the anchored pattern (which alone MongoDB also bounds).
+    bounds.$gte = query.sortPrefix;
+    // Descending after a cursor, the cursor (a key of this range) is already the upper end.
+    if (query.order === 'asc' || query.afterSort === undefined)
+      bounds.$lt = prefixUpperBound(query.sortPrefix);
+    bounds.$regex = `^${escapeRegExp(query.sortPrefix)}`;
+  }
+  if (Object.keys(bounds).length > 0) filter.sort = bounds;
   return { filter, sort: { sort: query.order === 'asc' ? 1 : -1 }, limit: query.limit };
 }
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The document a listed or fetched row carries. */
 export function fromStoredDocument<T>(stored: Pick<StoredDocument, 'doc'> | null | undefined): T | null {

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
-import type { DocumentWrite, ListQuery, ReadStore } from '../read-store.port';
+import { prefixUpperBound, type DocumentWrite, type ListQuery, type ReadStore } from '../read-store.port';
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS documents (
@@ -75,6 +75,16 @@ export class SqliteReadStore implements ReadStore {
       listDescAfter: this.db.prepare(
         'SELECT doc FROM documents WHERE collection = ? AND partition = ? AND sort < ? ORDER BY sort DESC LIMIT ?',
       ),
+      // A prefix is one range of the listing index; substr() makes it exact whatever follows.
+      listPrefix: (['ASC', 'DESC'] as const).map((order) =>
+        [false, true].map((after) =>
+          this.db.prepare(
+            `SELECT doc FROM documents WHERE collection = ? AND partition = ? AND sort >= ? AND sort < ?
+             AND substr(sort, 1, length(?)) = ?${after ? ` AND sort ${order === 'ASC' ? '>' : '<'} ?` : ''}
+             ORDER BY sort ${order} LIMIT ?`,
+          ),
+        ),
+      ),
       count: this.db.prepare('SELECT count(*) AS n FROM documents WHERE collection = ? AND partition = ?'),
       clearCollection: this.db.prepare('DELETE FROM documents WHERE collection = ?'),
       clearCheckpoint: this.db.prepare('DELETE FROM checkpoints WHERE projection = ?'),
@@ -92,8 +102,16 @@ export class SqliteReadStore implements ReadStore {
   }
 
   async list<T>(collection: string, query: ListQuery): Promise<T[]> {
-    const { partition, afterSort, limit } = query;
+    const { partition, afterSort, limit, sortPrefix } = query;
     const rows = guarded('list', () => {
+      if (sortPrefix !== undefined) {
+        const statement =
+          this.statements.listPrefix[query.order === 'asc' ? 0 : 1][afterSort === undefined ? 0 : 1];
+        const range = [sortPrefix, prefixUpperBound(sortPrefix), sortPrefix, sortPrefix];
+        return afterSort === undefined
+          ? statement.all(collection, partition, ...range, limit)
+          : statement.all(collection, partition, ...range, afterSort, limit);
+      }
       if (query.order === 'asc') {
         return afterSort === undefined
           ? this.statements.listAsc.all(collection, partition, limit)
