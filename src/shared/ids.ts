@@ -17,7 +17,8 @@ export type IdPrefix =
   | 'con'
   | 'grp'
   | 'imp'
-  | 'tpl';
+  | 'tpl'
+  | 'cmp';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -37,6 +37,8 @@ export interface SendOptions {
   readonly idempotencyKey?: string | null;
   /** The batch the message is sent in (recorded on it). */
   readonly batchId?: string;
+  /** The campaign the message is sent in (recorded on it). */
+  readonly campaignId?: string;
 }
 
 export interface SendOutcome {
@@ -189,7 +191,8 @@ export class SendPipeline {
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
-    return options.batchId ? { ...data, batchId: options.batchId } : data;
+    if (options.batchId) return { ...data, batchId: options.batchId };
+    return options.campaignId ? { ...data, campaignId: options.campaignId } : data;
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */

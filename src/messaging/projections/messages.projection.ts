@@ -23,7 +23,10 @@ export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
  */
 export const OPEN_MESSAGES = 'message-open';
 export const OPEN_PARTITION = 'open';
-/** The messages of each batch send (partition = batch id, sorted as in MESSAGES): `?batch=`'s index. */
+/**
+ * The messages of each batch send and each campaign (partition = batch or campaign id, sorted as
+ * in MESSAGES): the index of `?batch=` and `?campaign=`.
+ */
 export const BATCH_MESSAGES = 'message-batch-items';
 /** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
 export const SANDBOX_PARTITION = 'sandbox';
@@ -200,14 +203,9 @@ export const messagesProjection: Projection = {
         { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
         { fresh: true },
       );
-      if (event.data.batchId) {
-        view.put(
-          BATCH_MESSAGES,
-          messageId,
-          { messageId },
-          { partition: event.data.batchId, sort: doc.sort },
-          { fresh: true },
-        );
+      const group = event.data.batchId ?? event.data.campaignId;
+      if (group) {
+        view.put(BATCH_MESSAGES, messageId, { messageId }, { partition: group, sort: doc.sort }, { fresh: true });
       }
       return;
     }

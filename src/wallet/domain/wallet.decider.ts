@@ -15,6 +15,11 @@ export interface Wallet {
   readonly captured: number;
   /** Every source id credited so far: a checkout credits its wallet once, whatever repeats. */
   readonly sources: ReadonlySet<string>;
+  /** Open holds (a campaign's credits not yet taken by its messages) by hold id: what is left of each. */
+  readonly holds: ReadonlyMap<string, number>;
+  readonly heldTotal: number;
+  /** Every hold ever made, open or not: a hold is made once, whatever repeats. */
+  readonly holdIds: ReadonlySet<string>;
 }
 
 export const initialState = (): Wallet => ({
@@ -26,10 +31,13 @@ export const initialState = (): Wallet => ({
   reservedTotal: 0,
   captured: 0,
   sources: new Set(),
+  holds: new Map(),
+  heldTotal: 0,
+  holdIds: new Set(),
 });
 
-/** What can still be sent: balance minus open reservations. */
-export const smsLeft = (w: Wallet): number => w.balance - w.reservedTotal;
+/** What can still be sent: balance minus open reservations and holds. */
+export const smsLeft = (w: Wallet): number => w.balance - w.reservedTotal - w.heldTotal;
 
 /**
  * A wallet being folded or decided on: a copy whose reservations and sources are copied once, at
@@ -44,10 +52,14 @@ export class WalletDraft implements Wallet {
   balance: number;
   reservedTotal: number;
   captured: number;
+  heldTotal: number;
   private ownReserved = false;
   private ownSources = false;
+  private ownHolds = false;
   private reservedMap: ReadonlyMap<string, number>;
   private sourceSet: ReadonlySet<string>;
+  private holdMap: ReadonlyMap<string, number>;
+  private holdIdSet: ReadonlySet<string>;
 
   constructor(w: Wallet) {
     this.walletId = w.walletId;
@@ -58,6 +70,9 @@ export class WalletDraft implements Wallet {
     this.captured = w.captured;
     this.reservedMap = w.reserved;
     this.sourceSet = w.sources;
+    this.heldTotal = w.heldTotal;
+    this.holdMap = w.holds;
+    this.holdIdSet = w.holdIds;
   }
 
   get reserved(): ReadonlyMap<string, number> {
@@ -66,6 +81,14 @@ export class WalletDraft implements Wallet {
 
   get sources(): ReadonlySet<string> {
     return this.sourceSet;
+  }
+
+  get holds(): ReadonlyMap<string, number> {
+    return this.holdMap;
+  }
+
+  get holdIds(): ReadonlySet<string> {
+    return this.holdIdSet;
   }
 
   /** Folds one event in, in place. Never refuses: history is history. */
@@ -83,6 +106,15 @@ export class WalletDraft implements Wallet {
       case 'CreditsReserved':
         this.mutableReserved().set(e.data.messageId, e.data.sms);
         this.reservedTotal += e.data.sms;
+        if (e.data.holdId !== undefined) this.takeFromHold(e.data.holdId, e.data.sms);
+        return;
+      case 'CreditsHeld':
+        this.mutableHolds().holds.set(e.data.holdId, e.data.sms);
+        this.mutableHolds().ids.add(e.data.holdId);
+        this.heldTotal += e.data.sms;
+        return;
+      case 'HeldCreditsReleased':
+        this.takeFromHold(e.data.holdId, e.data.sms);
         return;
       case 'ReservationCaptured':
         this.settle(e.data.messageId, e.data.sms);
@@ -99,6 +131,7 @@ export class WalletDraft implements Wallet {
   done(): Wallet {
     this.ownReserved = false;
     this.ownSources = false;
+    this.ownHolds = false;
     return {
       walletId: this.walletId,
       accountId: this.accountId,
@@ -108,7 +141,20 @@ export class WalletDraft implements Wallet {
       reservedTotal: this.reservedTotal,
       captured: this.captured,
       sources: this.sourceSet,
+      holds: this.holdMap,
+      heldTotal: this.heldTotal,
+      holdIds: this.holdIdSet,
     };
+  }
+
+  /** A hold gives `sms` to a reservation or back to sms_left; an emptied hold is closed. */
+  private takeFromHold(holdId: string, sms: number): void {
+    const left = this.holdMap.get(holdId) ?? 0;
+    const taken = Math.min(left, sms);
+    const { holds } = this.mutableHolds();
+    if (left - taken > 0) holds.set(holdId, left - taken);
+    else holds.delete(holdId);
+    this.heldTotal -= taken;
   }
 
   private settle(messageId: string, sms: number): void {
@@ -122,6 +168,15 @@ export class WalletDraft implements Wallet {
       this.ownReserved = true;
     }
     return this.reservedMap as Map<string, number>;
+  }
+
+  private mutableHolds(): { holds: Map<string, number>; ids: Set<string> } {
+    if (!this.ownHolds) {
+      this.holdMap = new Map(this.holdMap);
+      this.holdIdSet = new Set(this.holdIdSet);
+      this.ownHolds = true;
+    }
+    return { holds: this.holdMap as Map<string, number>, ids: this.holdIdSet as Set<string> };
   }
 
   private mutableSources(): Set<string> {
@@ -275,6 +330,82 @@ export function reserveAll(
   );
 }
 
+/**
+ * Holds a campaign's credits in one decision (API.md: all at once, or 402 and nothing). A hold is
+ * made once: asked again (a retried request, a resumed one) it records nothing, even once used up.
+ */
+export function hold(
+  w: Wallet,
+  cmd: { holdId: string; sms: number; now: Date; instance?: string },
+): Decision {
+  if (w.walletId === null) return err(walletMissing());
+  if (!Number.isSafeInteger(cmd.sms) || cmd.sms <= 0) return err(badAmount('sms'));
+  if (w.holdIds.has(cmd.holdId)) return ok([]);
+  if (smsLeft(w) < cmd.sms) return err(new InsufficientCredit(smsLeft(w), cmd.sms, 'This campaign'));
+  return ok([
+    {
+      type: 'CreditsHeld',
+      data: {
+        holdId: cmd.holdId,
+        sms: cmd.sms,
+        heldAt: cmd.now.toISOString(),
+        ...(cmd.instance ? { instance: cmd.instance } : {}),
+      },
+    },
+  ]);
+}
+
+const holdProblem = (code: string, message: string) => new DomainError('conflict', code, message);
+
+/**
+ * Reserves messages of a campaign from its hold, all of them or none: sms_left does not change,
+ * the hold shrinks. A message already reserved is skipped (a chunk written again after an
+ * interruption); the others must fit in what is left of the hold.
+ */
+export function reserveFromHold(
+  w: Wallet,
+  cmd: {
+    holdId: string;
+    reservations: readonly { messageId: string; sms: number }[];
+    now: Date;
+    instance?: string;
+  },
+): Decision {
+  if (w.walletId === null) return err(walletMissing());
+  let needed = 0;
+  const fresh = new Map<string, number>();
+  for (const { messageId, sms } of cmd.reservations) {
+    if (!Number.isSafeInteger(sms) || sms <= 0) return err(badAmount('sms'));
+    if (w.reserved.has(messageId) || fresh.has(messageId)) continue;
+    needed += sms;
+    fresh.set(messageId, sms);
+  }
+  if (fresh.size === 0) return ok([]);
+  const left = w.holds.get(cmd.holdId) ?? 0;
+  if (left < needed) {
+    return err(
+      w.holdIds.has(cmd.holdId) && left === 0
+        ? holdProblem('hold_closed', `The hold ${cmd.holdId} was used up or released`)
+        : holdProblem('hold_exceeded', `The hold ${cmd.holdId} has ${left} credits left, not ${needed}`),
+    );
+  }
+  const reservedAt = cmd.now.toISOString();
+  const instance = cmd.instance ? { instance: cmd.instance } : {};
+  return ok(
+    [...fresh].map(([messageId, sms]) => ({
+      type: 'CreditsReserved' as const,
+      data: { messageId, sms, reservedAt, ...instance, holdId: cmd.holdId },
+    })),
+  );
+}
+
+/** Gives what is left of a hold back to sms_left. Unknown or already empty: nothing happens. */
+export function releaseHold(w: Wallet, cmd: { holdId: string; reason: string }): Decision {
+  const sms = w.holds.get(cmd.holdId);
+  if (sms === undefined) return ok([]);
+  return ok([{ type: 'HeldCreditsReleased', data: { holdId: cmd.holdId, sms, reason: cmd.reason } }]);
+}
+
 /** Settles a reservation as spent. Unknown or already settled: nothing happens, never a double count. */
 export function capture(w: Wallet, cmd: { messageId: string }): Decision {
   const sms = w.reserved.get(cmd.messageId);
@@ -289,15 +420,44 @@ export function release(w: Wallet, cmd: { messageId: string; reason: string }): 
   return ok([{ type: 'ReservationReleased', data: { messageId: cmd.messageId, sms, reason: cmd.reason } }]);
 }
 
-/** Snapshots keep loading a wallet independent of its history length. */
+const SNAPSHOT_EVERY = 500;
+
+/**
+ * Snapshots keep loading a wallet independent of its history length. A snapshot costs the size of
+ * the state (its open reservations), so it is taken no more often than that many events: a
+ * campaign holding 100,000 reservations open would otherwise write a snapshot of all of them every
+ * 500 events. Folding after a snapshot then costs no more than decoding one.
+ */
 export const walletSnapshots = {
-  every: 500,
-  encode: (w: Wallet) => ({ ...w, reserved: [...w.reserved], sources: [...w.sources] }),
+  every: SNAPSHOT_EVERY,
+  interval: (w: Wallet): number => {
+    let events = SNAPSHOT_EVERY;
+    while (events < w.reserved.size) events *= 2;
+    return events;
+  },
+  encode: (w: Wallet) => ({
+    ...w,
+    reserved: [...w.reserved],
+    sources: [...w.sources],
+    holds: [...w.holds],
+    holdIds: [...w.holdIds],
+  }),
   decode: (data: unknown): Wallet => {
-    const raw = data as Omit<Wallet, 'reserved' | 'sources'> & {
+    const raw = data as Omit<Wallet, 'reserved' | 'sources' | 'holds' | 'holdIds' | 'heldTotal'> & {
       reserved: [string, number][];
       sources: string[];
+      // Absent from snapshots taken before holds existed.
+      holds?: [string, number][];
+      holdIds?: string[];
+      heldTotal?: number;
     };
-    return { ...raw, reserved: new Map(raw.reserved), sources: new Set(raw.sources) };
+    return {
+      ...raw,
+      reserved: new Map(raw.reserved),
+      sources: new Set(raw.sources),
+      holds: new Map(raw.holds ?? []),
+      heldTotal: raw.heldTotal ?? 0,
+      holdIds: new Set(raw.holdIds ?? []),
+    };
   },
 };

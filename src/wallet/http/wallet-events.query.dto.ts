@@ -21,7 +21,15 @@ export class WalletEventResponse {
   @ApiProperty({ description: "The event's place in the wallet's stream, from 0" }) revision!: number;
   @ApiProperty({
     example: 'CreditsReserved',
-    enum: ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured', 'ReservationReleased'],
+    enum: [
+      'WalletOpened',
+      'CreditsAdded',
+      'CreditsReserved',
+      'ReservationCaptured',
+      'ReservationReleased',
+      'CreditsHeld',
+      'HeldCreditsReleased',
+    ],
   })
   type!: string;
   @ApiProperty({ description: 'The event as recorded; credits are integers' }) data!: Record<string, unknown>;

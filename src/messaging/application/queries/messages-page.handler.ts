@@ -1,5 +1,6 @@
 import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
-import { notFound } from '../../../shared/domain-error';
+import { invalid, notFound } from '../../../shared/domain-error';
+import { isIdOf } from '../../../shared/ids';
 import { ListPage, page } from '../../../shared/http/pagination';
 import { ProjectionsService } from '../../../shared/projections/projections.service';
 import { ApiMessage, MESSAGES_PROJECTION, toApiMessage } from '../../projections/messages.projection';
@@ -17,7 +18,10 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
     private readonly projections: ProjectionsService,
   ) {}
 
-  async execute({ scope, limit, startingAfter, batch }: MessagesPage): Promise<ListPage<ApiMessage>> {
+  async execute({ scope, limit, startingAfter, batch, campaign }: MessagesPage): Promise<ListPage<ApiMessage>> {
+    if (batch !== undefined && campaign !== undefined)
+      throw invalid('parameter_invalid', 'List the messages of a batch or of a campaign, not both', 'campaign');
+    if (campaign !== undefined) return this.campaignPage(scope, limit, campaign, startingAfter);
     if (batch !== undefined) {
       // Another wallet's batch is answered exactly like an unknown one.
       const record = await this.messages.batch(batch);
@@ -36,5 +40,30 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
         ? await this.messages.listBatch(batch, limit + 1, afterSort)
         : await this.messages.list(scope.walletId, limit + 1, afterSort);
     return page(docs.filter((d) => d.environment === scope.environment).map(toApiMessage), limit);
+  }
+
+  /**
+   * A campaign's messages, newest first. Messaging knows campaigns only by the id on their
+   * messages: a campaign is another wallet's, or unknown, when its messages are not this wallet's
+   * (a campaign answered to its caller has written its first messages already).
+   */
+  private async campaignPage(
+    scope: MessagesPage['scope'],
+    limit: number,
+    campaign: string,
+    startingAfter: string | undefined,
+  ): Promise<ListPage<ApiMessage>> {
+    if (!isIdOf('cmp', campaign)) throw notFound('campaign', 'campaign');
+    await this.projections.catchUp([MESSAGES_PROJECTION]);
+    let afterSort: string | undefined;
+    if (startingAfter !== undefined && startingAfter !== '') {
+      const cursor = await this.messages.find(startingAfter, scope);
+      if (!cursor) throw notFound('message', 'starting_after');
+      afterSort = cursor.sort;
+    }
+    const docs = await this.messages.listBatch(campaign, limit + 1, afterSort);
+    const foreign = docs.some((d) => d.walletId !== scope.walletId || d.environment !== scope.environment);
+    if (foreign || (afterSort === undefined && docs.length === 0)) throw notFound('campaign', 'campaign');
+    return page(docs.map(toApiMessage), limit);
   }
 }
