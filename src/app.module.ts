@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
 import { AudiencesModule } from './audiences/audiences.module';
 import { BillingModule } from './billing/billing.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { ComplianceModule } from './compliance/compliance.module';
 import { ConsoleModule } from './console/console.module';
 import { MessagingModule } from './messaging/messaging.module';
@@ -24,6 +25,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ComplianceModule,
     AudiencesModule,
     MessagingModule,
+    CampaignsModule,
     ConsoleModule,
     WebhooksModule,
     NotificationsModule,

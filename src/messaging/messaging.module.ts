@@ -23,6 +23,7 @@ import {
   ReleaseCampaignHoldHandler,
 } from './application/commands/campaign-sends.handlers';
 import { SendConditionsHandler } from './application/queries/send-conditions.handler';
+import { MessagesByIdsHandler } from './application/queries/messages-by-ids.handler';
 import { BatchMessagesHttpController } from './http/batch-messages.http.controller';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/message-maintenance.service';
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
@@ -84,6 +85,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     ReleaseCampaignHoldHandler,
     CancelScheduledMessagesHandler,
     SendConditionsHandler,
+    MessagesByIdsHandler,
     MessageReader,
     SendMessageHandler,
     SendBatchHandler,

@@ -40,7 +40,8 @@ function idList(value: unknown, param: string, max: number): Result<string[], Do
   if (!present(value)) return ok([]);
   if (!Array.isArray(value) || value.some((id) => typeof id !== 'string'))
     return err(invalid('parameter_invalid', `${param} must be a list of ids`, param));
-  if (value.length > max) return err(invalid('parameter_invalid', `${param} names at most ${max} ids`, param));
+  if (value.length > max)
+    return err(invalid('parameter_invalid', `${param} names at most ${max} ids`, param));
   return ok(value as string[]);
 }
 
@@ -69,7 +70,9 @@ export function validateCampaignInput(input: CampaignInput, now: Date): Result<V
   const audience = input.audience;
   if (!present(audience)) return err(invalid('parameter_missing', 'audience is required', 'audience'));
   if (typeof audience !== 'object' || Array.isArray(audience))
-    return err(invalid('parameter_invalid', 'audience must be an object with groups and/or contacts', 'audience'));
+    return err(
+      invalid('parameter_invalid', 'audience must be an object with groups and/or contacts', 'audience'),
+    );
   const { groups: g, contacts: c } = audience as { groups?: unknown; contacts?: unknown };
   const groups = idList(g, 'audience.groups', MAX_AUDIENCE_GROUPS);
   if (!groups.ok) return groups;

@@ -47,7 +47,13 @@ describe('campaign decider', () => {
   it('lets the accepting process expand it chunk by chunk, and records the end with the last chunk', () => {
     let state = given(created());
     for (let n = 0; n < 3; n++) {
-      const decided = queueChunk(state, { instance: 'ins_a', chunk: n, messages: n < 2 ? 1000 : 500, now, leaseMs: 30_000 });
+      const decided = queueChunk(state, {
+        instance: 'ins_a',
+        chunk: n,
+        messages: n < 2 ? 1000 : 500,
+        now,
+        leaseMs: 30_000,
+      });
       expect(decided.ok).toBe(true);
       if (decided.ok) state = fold(campaignDecider, decided.value, state);
     }
@@ -83,7 +89,10 @@ describe('campaign decider', () => {
     const cancel = (state = scheduled, walletId = 'wal_1') =>
       cancelCampaign(state, { walletId, instance: 'ins_b', now, leaseMs: 30_000 });
     const canceled = cancel();
-    expect(canceled.ok && canceled.value[0]).toMatchObject({ type: 'CampaignCanceled', data: { instance: 'ins_b' } });
+    expect(canceled.ok && canceled.value[0]).toMatchObject({
+      type: 'CampaignCanceled',
+      data: { instance: 'ins_b' },
+    });
     const after = fold(campaignDecider, canceled.ok ? canceled.value : [], scheduled);
     expect(cancel(after)).toEqual({ ok: true, value: [] });
     expect(queueChunk(after, { instance: 'ins_a', chunk: 0, messages: 1, now, leaseMs: 1 }).ok).toBe(false);

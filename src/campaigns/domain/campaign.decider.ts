@@ -33,7 +33,12 @@ export const campaignDecider: Decider<Campaign, CampaignEvent> = {
   evolve(state, event) {
     switch (event.type) {
       case 'CampaignCreated':
-        return { ...state, created: event.data, holder: event.data.instance, leaseUntil: event.data.leaseUntil };
+        return {
+          ...state,
+          created: event.data,
+          holder: event.data.instance,
+          leaseUntil: event.data.leaseUntil,
+        };
       case 'CampaignTaken':
         return { ...state, holder: event.data.instance, leaseUntil: event.data.leaseUntil };
       case 'CampaignChunkQueued':
@@ -64,7 +69,10 @@ type Decision = Result<CampaignEvent[], DomainError>;
 
 export const campaignMissing = (param?: string) => notFound('campaign', param);
 
-export const isCampaignOf = (state: Campaign, walletId: string): state is Campaign & { created: CampaignCreatedData } =>
+export const isCampaignOf = (
+  state: Campaign,
+  walletId: string,
+): state is Campaign & { created: CampaignCreatedData } =>
   state.created !== null && state.created.walletId === walletId;
 
 /** Still to be done by some process: its messages written, or (canceled) its SCHEDULED ones canceled. */
@@ -104,12 +112,17 @@ export function takeCampaign(state: Campaign, cmd: TakeCampaign): Decision {
   return ok([
     {
       type: 'CampaignTaken',
-      data: { instance: cmd.instance, leaseUntil: leaseUntil(cmd.now, cmd.leaseMs), at: cmd.now.toISOString() },
+      data: {
+        instance: cmd.instance,
+        leaseUntil: leaseUntil(cmd.now, cmd.leaseMs),
+        at: cmd.now.toISOString(),
+      },
     },
   ]);
 }
 
-const lost = () => new DomainError('conflict', 'campaign_taken', 'Another process works on this campaign now');
+const lost = () =>
+  new DomainError('conflict', 'campaign_taken', 'Another process works on this campaign now');
 
 /**
  * The next chunk written as messages, by its holder: recorded at the stream's revision with the
@@ -121,7 +134,8 @@ export function queueChunk(
 ): Decision {
   const created = state.created;
   if (created === null) return err(campaignMissing());
-  if (state.holder !== cmd.instance || state.canceledAt !== null || state.expandedAt !== null) return err(lost());
+  if (state.holder !== cmd.instance || state.canceledAt !== null || state.expandedAt !== null)
+    return err(lost());
   if (cmd.chunk !== state.chunksQueued) return err(lost());
   const at = cmd.now.toISOString();
   const events: CampaignEvent[] = [
@@ -157,7 +171,11 @@ export function cancelCampaign(
   return ok([
     {
       type: 'CampaignCanceled',
-      data: { instance: cmd.instance, leaseUntil: leaseUntil(cmd.now, cmd.leaseMs), at: cmd.now.toISOString() },
+      data: {
+        instance: cmd.instance,
+        leaseUntil: leaseUntil(cmd.now, cmd.leaseMs),
+        at: cmd.now.toISOString(),
+      },
     },
   ]);
 }

@@ -10,7 +10,8 @@ export const campaignStream = (campaignId: string) => `${CAMPAIGN_STREAM_PREFIX}
  * messages are written from. Named per attempt (`list`): a request that died while listing leaves
  * a list nobody names, and the same campaign run again under its Idempotency-Key lists afresh.
  */
-export const recipientsStream = (campaignId: string, list: string) => `campaign-recipients-${campaignId}-${list}`;
+export const recipientsStream = (campaignId: string, list: string) =>
+  `campaign-recipients-${campaignId}-${list}`;
 
 /** Recipients per chunk of the list, and messages per write when they are expanded. */
 export const CHUNK_SIZE = 1000;
@@ -82,7 +83,10 @@ export type CampaignCreatedData = {
 
 export type CampaignCreated = DomainEvent<'CampaignCreated', CampaignCreatedData>;
 /** A process takes (or takes over) the campaign's expansion, or the end of its cancel. */
-export type CampaignTaken = DomainEvent<'CampaignTaken', { instance: string; leaseUntil: string; at: string }>;
+export type CampaignTaken = DomainEvent<
+  'CampaignTaken',
+  { instance: string; leaseUntil: string; at: string }
+>;
 /** A chunk of the list written as messages (reserved from the hold), the lease renewed. */
 export type CampaignChunkQueued = DomainEvent<
   'CampaignChunkQueued',

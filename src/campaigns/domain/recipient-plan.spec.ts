@@ -29,19 +29,27 @@ describe('a campaign’s recipients', () => {
 
   it('skips an opted-out number for a promotional campaign only', () => {
     expect(planRecipient(member({ optedOut: true }), plan('Sale!'))).toEqual({ skip: 'opted_out' });
-    expect(planRecipient(member({ optedOut: true }), plan('Sale!', { type: 'transactional' }))).toHaveProperty('send');
+    expect(
+      planRecipient(member({ optedOut: true }), plan('Sale!', { type: 'transactional' })),
+    ).toHaveProperty('send');
   });
 
   it('skips a member lacking a field with no fallback; a fallback fills it', () => {
-    expect(planRecipient(member({ fields: {} }), plan('Dear {{first_name}}'))).toEqual({ skip: 'missing_field' });
+    expect(planRecipient(member({ fields: {} }), plan('Dear {{first_name}}'))).toEqual({
+      skip: 'missing_field',
+    });
     expect(planRecipient(member({ fields: {} }), plan('Dear {{first_name|Parent}}'))).toMatchObject({
       send: [expect.any(String), 'Ama Mensah', 'Dear Parent', 'MTN', 'GSM-7', 1],
     });
   });
 
   it('skips as unsendable a number no route or connected carrier reaches, and a text over 10 segments', () => {
-    expect(planRecipient(member({ phoneNumber: '+2348031234567' }), plan('Hi'))).toEqual({ skip: 'unsendable' });
-    expect(planRecipient(member(), plan('Hi', { carriers: new Set(['AT']) }))).toEqual({ skip: 'unsendable' });
+    expect(planRecipient(member({ phoneNumber: '+2348031234567' }), plan('Hi'))).toEqual({
+      skip: 'unsendable',
+    });
+    expect(planRecipient(member(), plan('Hi', { carriers: new Set(['AT']) }))).toEqual({
+      skip: 'unsendable',
+    });
     const long = member({ fields: { note: 'x'.repeat(1600) } });
     expect(planRecipient(long, plan('{{note}}'))).toEqual({ skip: 'unsendable' });
     expect(planRecipient(member({ fields: {} }), plan('{{note|}}'))).toEqual({ skip: 'unsendable' });
@@ -61,7 +69,12 @@ describe('a campaign’s recipients', () => {
   });
 
   it('turns a listed recipient into its send under the id derived from its place', () => {
-    const campaign = { campaignId: 'cmp_0000000000000000000001', senderId: 'School', type: 'transactional' as const, sendAt: null };
+    const campaign = {
+      campaignId: 'cmp_0000000000000000000001',
+      senderId: 'School',
+      type: 'transactional' as const,
+      sendAt: null,
+    };
     expect(messageFor(campaign, ['+233241234567', null, 'Hi', 'MTN', 'GSM-7', 1], 1042)).toEqual({
       messageId: campaignMessageId(campaign.campaignId, 1042),
       to: '+233241234567',
@@ -78,7 +91,13 @@ describe('a campaign’s recipients', () => {
 
 describe('a campaign body', () => {
   const now = new Date('2026-12-01T08:00:00Z');
-  const body = { name: ' Term   reminder ', sender_id: 'School', type: 'transactional', message: 'Hi', audience: { groups: ['grp_1'] } };
+  const body = {
+    name: ' Term   reminder ',
+    sender_id: 'School',
+    type: 'transactional',
+    message: 'Hi',
+    audience: { groups: ['grp_1'] },
+  };
   const refusal = (over: Record<string, unknown>) => {
     const checked = validateCampaignInput({ ...body, ...over }, now);
     return checked.ok ? null : { code: checked.error.code, param: checked.error.param };
@@ -108,7 +127,13 @@ describe('a campaign body', () => {
     expect(refusal({ template_id: 'tpl_1' })).toEqual({ code: 'parameter_invalid', param: 'template_id' });
     expect(refusal({ audience: undefined })).toEqual({ code: 'parameter_missing', param: 'audience' });
     expect(refusal({ audience: {} })).toEqual({ code: 'parameter_missing', param: 'audience' });
-    expect(refusal({ audience: { groups: [1] } })).toEqual({ code: 'parameter_invalid', param: 'audience.groups' });
-    expect(refusal({ send_at: '2026-11-30T08:00:00Z' })).toEqual({ code: 'invalid_send_at', param: 'send_at' });
+    expect(refusal({ audience: { groups: [1] } })).toEqual({
+      code: 'parameter_invalid',
+      param: 'audience.groups',
+    });
+    expect(refusal({ send_at: '2026-11-30T08:00:00Z' })).toEqual({
+      code: 'invalid_send_at',
+      param: 'send_at',
+    });
   });
 });

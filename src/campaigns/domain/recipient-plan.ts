@@ -21,8 +21,7 @@ export interface Member extends TemplateContact {
 }
 
 export type Planned =
-  | { readonly send: RecipientRow }
-  | { readonly skip: Exclude<keyof Skipped, 'duplicate'> };
+  { readonly send: RecipientRow } | { readonly skip: Exclude<keyof Skipped, 'duplicate'> };
 
 /**
  * One member's fate, by the rules of API.md: a promotional campaign skips an opted-out number;

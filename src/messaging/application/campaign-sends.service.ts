@@ -110,7 +110,9 @@ export class CampaignSends {
     let todo = messages;
     if (resumed) {
       const written = await Promise.all(
-        todo.map(async (m) => (await this.events.readStream(messageStream(m.messageId), { limit: 1 })).length > 0),
+        todo.map(
+          async (m) => (await this.events.readStream(messageStream(m.messageId), { limit: 1 })).length > 0,
+        ),
       );
       todo = todo.filter((_, i) => !written[i]);
     }

@@ -205,7 +205,13 @@ export const messagesProjection: Projection = {
       );
       const group = event.data.batchId ?? event.data.campaignId;
       if (group) {
-        view.put(BATCH_MESSAGES, messageId, { messageId }, { partition: group, sort: doc.sort }, { fresh: true });
+        view.put(
+          BATCH_MESSAGES,
+          messageId,
+          { messageId },
+          { partition: group, sort: doc.sort },
+          { fresh: true },
+        );
       }
       return;
     }

@@ -101,7 +101,12 @@ export class WalletService {
    * Holds a campaign's credits in one decision, all or none (402). `alongside` (the campaign's
    * record) is written with the hold, in one write where the store allows it, and never without it.
    */
-  hold(walletId: string, holdId: string, sms: number, alongside: readonly StreamAppend[]): Promise<WalletResult> {
+  hold(
+    walletId: string,
+    holdId: string,
+    sms: number,
+    alongside: readonly StreamAppend[],
+  ): Promise<WalletResult> {
     return this.executor.execute(
       walletId,
       { type: 'HoldCredits', holdId, sms, instance: this.instance.id },

@@ -263,19 +263,27 @@ describe('wallet decider', () => {
         events(reserveFromHold(w, { holdId: 'cmp_1', reservations: [r('m1', 2), r('m2', 3)], now })),
       ).toEqual([fromHold('m2', 3)]);
       const after = fold(walletDecider, [fromHold('m2', 3)], w);
-      expect({ left: smsLeft(after), hold: after.holds.get('cmp_1'), reserved: after.reservedTotal }).toEqual({
-        left: 4,
-        hold: 1,
-        reserved: 5,
-      });
+      expect({ left: smsLeft(after), hold: after.holds.get('cmp_1'), reserved: after.reservedTotal }).toEqual(
+        {
+          left: 4,
+          hold: 1,
+          reserved: 5,
+        },
+      );
     });
     it('refuses a chunk bigger than what is left of the hold, or one from a closed hold', () => {
       const w = given(opened, added(10), held('cmp_1', 3));
-      expect(reserveFromHold(w, { holdId: 'cmp_1', reservations: [r('m1', 2), r('m2', 2)], now })).toMatchObject({
+      expect(
+        reserveFromHold(w, { holdId: 'cmp_1', reservations: [r('m1', 2), r('m2', 2)], now }),
+      ).toMatchObject({
         ok: false,
         error: { code: 'hold_exceeded' },
       });
-      const released = fold(walletDecider, events(releaseHold(w, { holdId: 'cmp_1', reason: 'canceled' }))!, w);
+      const released = fold(
+        walletDecider,
+        events(releaseHold(w, { holdId: 'cmp_1', reason: 'canceled' }))!,
+        w,
+      );
       expect(reserveFromHold(released, { holdId: 'cmp_1', reservations: [r('m1', 1)], now })).toMatchObject({
         ok: false,
         error: { code: 'hold_closed' },
@@ -371,18 +379,19 @@ describe('wallet decider', () => {
       fc
         .record({
           id: fc.integer({ min: 0, max: 2 }),
-          items: fc.array(fc.record({ id: fc.integer({ min: 0, max: 8 }), sms: fc.integer({ min: 1, max: 5 }) }), {
-            minLength: 1,
-            maxLength: 3,
-          }),
+          items: fc.array(
+            fc.record({ id: fc.integer({ min: 0, max: 8 }), sms: fc.integer({ min: 1, max: 5 }) }),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
         })
-        .map(
-          ({ id, items }): WalletCommand => ({
-            type: 'ReserveFromHold',
-            holdId: `h${id}`,
-            reservations: items.map((i) => ({ messageId: `m${i.id}`, sms: i.sms })),
-          }),
-        ),
+        .map(({ id, items }): WalletCommand => ({
+          type: 'ReserveFromHold',
+          holdId: `h${id}`,
+          reservations: items.map((i) => ({ messageId: `m${i.id}`, sms: i.sms })),
+        })),
       fc
         .integer({ min: 0, max: 2 })
         .map((id): WalletCommand => ({ type: 'ReleaseHold', holdId: `h${id}`, reason: 'r' })),
@@ -449,7 +458,15 @@ describe('wallet decider', () => {
       sms: number;
     };
     const command = fc.record({
-      kind: fc.constantFrom<Cmd['kind']>('add', 'reserve', 'capture', 'release', 'hold', 'fromHold', 'releaseHold'),
+      kind: fc.constantFrom<Cmd['kind']>(
+        'add',
+        'reserve',
+        'capture',
+        'release',
+        'hold',
+        'fromHold',
+        'releaseHold',
+      ),
       id: fc.integer({ min: 0, max: 8 }),
       sms: fc.integer({ min: 1, max: 20 }),
     });

@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { ListPage } from '../../../shared/http/pagination';
 import type { Audience, AudiencePageView, ContactsQuery } from '../audience-reader';
-import type { ApiContact, ApiContactImport, ApiGroup, ApiTemplate, AudienceMember } from '../audience-views';
+import type { ApiContact, ApiContactImport, ApiGroup, ApiTemplate } from '../audience-views';
 
 /** One contact, from the log (so what a write just answered): 404 for another wallet's. */
 export class ContactById extends Query<ApiContact> {

@@ -35,9 +35,10 @@ export class ReleaseCampaignHoldHandler implements ICommandHandler<ReleaseCampai
 }
 
 @CommandHandler(CancelScheduledMessages)
-export class CancelScheduledMessagesHandler
-  implements ICommandHandler<CancelScheduledMessages, { canceled: number; position: bigint | null }>
-{
+export class CancelScheduledMessagesHandler implements ICommandHandler<
+  CancelScheduledMessages,
+  { canceled: number; position: bigint | null }
+> {
   constructor(private readonly campaigns: CampaignSends) {}
 
   execute({ scope, messageIds }: CancelScheduledMessages) {

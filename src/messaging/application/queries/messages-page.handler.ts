@@ -18,9 +18,19 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
     private readonly projections: ProjectionsService,
   ) {}
 
-  async execute({ scope, limit, startingAfter, batch, campaign }: MessagesPage): Promise<ListPage<ApiMessage>> {
+  async execute({
+    scope,
+    limit,
+    startingAfter,
+    batch,
+    campaign,
+  }: MessagesPage): Promise<ListPage<ApiMessage>> {
     if (batch !== undefined && campaign !== undefined)
-      throw invalid('parameter_invalid', 'List the messages of a batch or of a campaign, not both', 'campaign');
+      throw invalid(
+        'parameter_invalid',
+        'List the messages of a batch or of a campaign, not both',
+        'campaign',
+      );
     if (campaign !== undefined) return this.campaignPage(scope, limit, campaign, startingAfter);
     if (batch !== undefined) {
       // Another wallet's batch is answered exactly like an unknown one.
