@@ -141,7 +141,13 @@ export function queueChunk(
   const events: CampaignEvent[] = [
     {
       type: 'CampaignChunkQueued',
-      data: { chunk: cmd.chunk, messages: cmd.messages, leaseUntil: leaseUntil(cmd.now, cmd.leaseMs), at },
+      data: {
+        chunk: cmd.chunk,
+        messages: cmd.messages,
+        instance: cmd.instance,
+        leaseUntil: leaseUntil(cmd.now, cmd.leaseMs),
+        at,
+      },
     },
   ];
   if (cmd.chunk === created.chunks - 1) events.push({ type: 'CampaignExpanded', data: { at } });

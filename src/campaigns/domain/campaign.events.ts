@@ -87,10 +87,10 @@ export type CampaignTaken = DomainEvent<
   'CampaignTaken',
   { instance: string; leaseUntil: string; at: string }
 >;
-/** A chunk of the list written as messages (reserved from the hold), the lease renewed. */
+/** A chunk of the list written as messages (reserved from the hold) by the holder named, the lease renewed. */
 export type CampaignChunkQueued = DomainEvent<
   'CampaignChunkQueued',
-  { chunk: number; messages: number; leaseUntil: string; at: string }
+  { chunk: number; messages: number; instance: string; leaseUntil: string; at: string }
 >;
 /** Every recipient has its message. */
 export type CampaignExpanded = DomainEvent<'CampaignExpanded', { at: string }>;
