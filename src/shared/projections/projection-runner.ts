@@ -131,6 +131,10 @@ export class ProjectionRunner {
     this.stopped = true;
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = null;
+    // No timer is due any more: left at the canceled timer's time, every later commitSoon() would
+    // find "a timer already due sooner" and schedule none, and a restarted (rebuilt) projection
+    // nobody waits for would keep its writes uncommitted for good.
+    this.commitAt = Number.POSITIVE_INFINITY;
     for (const running of this.running.values()) {
       if (running.retryTimer) clearTimeout(running.retryTimer);
       await running.subscription?.stop();
