@@ -16,6 +16,7 @@ import {
   walletSnapshots,
 } from './wallet.decider';
 import type { WalletEvent } from './wallet.events';
+import { ReservationMap } from './reservation-map';
 import { decideAll, decideWalletCommand, type WalletCommand } from './wallet.commands';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -305,7 +306,10 @@ describe('wallet decider', () => {
       const w = given(opened, added(10), held('cmp_1', 5), fromHold('m1', 2));
       expect(walletSnapshots.decode(JSON.parse(JSON.stringify(walletSnapshots.encode(w))))).toEqual(w);
       expect(walletSnapshots.interval(w)).toBe(500);
-      const busy = { ...w, reserved: new Map(Array.from({ length: 100_000 }, (_, i) => [`m${i}`, 1])) };
+      const busy = {
+        ...w,
+        reserved: ReservationMap.from(Array.from({ length: 100_000 }, (_, i) => [`m${i}`, 1] as const)),
+      };
       expect(walletSnapshots.interval(busy)).toBe(128_000);
     });
     it('reads a snapshot taken before holds existed', () => {
