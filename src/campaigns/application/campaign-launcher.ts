@@ -6,7 +6,6 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { newId, randomToken } from '../../shared/ids';
-import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { WalletBalance } from '../../wallet/application/queries/wallet-balance.query';
 import { CAMPAIGNS_OPTIONS, CampaignsOptions } from '../campaigns.options';
@@ -59,9 +58,10 @@ function campaignRequestHash(input: CampaignInput): string {
 /**
  * POST /v1/campaigns and its retry: lists the recipients (in bounded memory, to the campaign's
  * list stream), holds every credit at once with the campaign's creation (one wallet decision, or
- * 402 and nothing), writes the first chunk of messages before answering, and leaves the rest to
- * the campaign worker, which this process holds the campaign for first. Under an Idempotency-Key a
- * campaign is made once, whatever repeats; a request that died before its hold is run again.
+ * 402 and nothing), writes the first chunk of messages before answering and the rest right after
+ * (this thread holds the campaign's lease; the worker resumes it if that stops). Under an
+ * Idempotency-Key a campaign is made once, whatever repeats; a request that died before its hold
+ * is run again.
  */
 @Injectable()
 export class CampaignLauncher {
@@ -76,7 +76,6 @@ export class CampaignLauncher {
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
     private readonly projections: ProjectionsService,
-    private readonly instance: InstanceIdentity,
     @Inject(EVENT_STORE) private readonly events: EventStore,
     @Inject(CAMPAIGNS_OPTIONS) private readonly options: CampaignsOptions,
     @Inject(CLOCK) private readonly clock: Clock,
@@ -166,7 +165,7 @@ export class CampaignLauncher {
     const canceled = await this.store.handle(campaignId, (state) =>
       cancelCampaign(state, {
         walletId: ctx.walletId,
-        instance: this.instance.id,
+        instance: this.expander.holder,
         now: this.clock.now(),
         leaseMs: this.options.leaseMs,
       }),
@@ -242,7 +241,7 @@ export class CampaignLauncher {
       idempotencyKey: key,
       retryOf: launch.retryOf,
       createdAt: now.toISOString(),
-      instance: this.instance.id,
+      instance: this.expander.holder,
       leaseUntil: new Date(now.getTime() + this.options.leaseMs).toISOString(),
     };
     let position = await this.commands.execute(
@@ -255,7 +254,9 @@ export class CampaignLauncher {
       ]),
     );
     // The first chunk is written before the answer (a small campaign entirely): its messages are
-    // listed at once. A failure here is the worker's to resume; the campaign is accepted already.
+    // listed at once. This thread writes the rest after answering; a failure is the worker's to
+    // resume (when the lease runs out, or at once in another process if this one dies). Either
+    // way the campaign is accepted already.
     try {
       position = (await this.expander.expand(campaignId, { maxChunks: 1 })) ?? position;
     } catch (error) {
@@ -264,6 +265,7 @@ export class CampaignLauncher {
       );
     }
     await this.projections.waitFor(position, [CAMPAIGNS_PROJECTION]);
+    if (listed.chunks > 1) this.expander.continueLater(campaignId);
     return this.reader.view(ctx.walletId, campaignId);
   }
 }

@@ -1,7 +1,6 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
-import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
 import { PollingLoop } from '../../shared/polling-loop';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
@@ -29,7 +28,6 @@ export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(READ_STORE) private readonly reads: ReadStore,
     private readonly store: CampaignStore,
     private readonly expander: CampaignExpander,
-    private readonly instance: InstanceIdentity,
     private readonly liveness: InstanceLiveness,
     @Inject(CAMPAIGNS_OPTIONS) private readonly options: CampaignsOptions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
@@ -71,21 +69,22 @@ export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShut
 
   private async run(campaignId: string): Promise<void> {
     const before = (await this.store.load(campaignId)).state.holder;
+    const me = this.expander.holder;
     const taken = await this.store.handle(campaignId, (state) =>
       takeCampaign(state, {
-        instance: this.instance.id,
+        instance: me,
         now: this.clock.now(),
         leaseMs: this.options.leaseMs,
-        holderDead: state.holder !== null && this.liveness.isDead(state.holder),
+        holderDead: state.holder !== null && this.liveness.isDead(CampaignExpander.instanceOf(state.holder)),
       }),
     );
-    if (!taken.ok || taken.value.state.holder !== this.instance.id) return;
+    if (!taken.ok || taken.value.state.holder !== me) return;
     const stopped = () => this.stopped;
     if (taken.value.state.canceledAt !== null) {
       await this.expander.finishCancel(campaignId, stopped);
       return;
     }
     // Taken over from another process: the chunk it was writing may be written in part.
-    await this.expander.expand(campaignId, { resumed: before !== this.instance.id, stopped });
+    await this.expander.expand(campaignId, { resumed: before !== me, stopped });
   }
 }

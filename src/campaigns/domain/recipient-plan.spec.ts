@@ -1,7 +1,7 @@
 import { parseTemplate } from '../../audiences/domain/template';
 import { unwrap } from '../../shared/result';
 import { validateCampaignInput } from './campaign-input';
-import { campaignMessageId } from './campaign-ids';
+import { campaignMessageId } from '../../messaging/domain/campaign-message-ids';
 import { CampaignPlan, messageFor, planRecipient, RecipientTally } from './recipient-plan';
 
 const plan = (message: string, over: Partial<CampaignPlan> = {}): CampaignPlan => ({

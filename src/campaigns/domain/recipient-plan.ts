@@ -1,7 +1,7 @@
 import { renderTemplate, type ParsedTemplate, type TemplateContact } from '../../audiences/domain/template';
 import { validateSendInput, type MessageType, type ValidSend } from '../../messaging/domain/message-input';
 import type { Route } from '../../messaging/domain/routing';
-import { campaignMessageId } from './campaign-ids';
+import { campaignMessageId } from '../../messaging/domain/campaign-message-ids';
 import { CHUNK_SIZE, RecipientRow, Skipped } from './campaign.events';
 
 /** What every recipient of one campaign shares. */

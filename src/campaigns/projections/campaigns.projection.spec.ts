@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import { BatchView } from '../../shared/projections/batch-view';
 import type { ReadStore } from '../../shared/read-store/read-store.port';
-import { campaignMessageId } from '../domain/campaign-ids';
+import { campaignMessageId } from '../../messaging/domain/campaign-message-ids';
 import type { CampaignCreatedData } from '../domain/campaign.events';
 import { CAMPAIGNS, CampaignDoc, campaignsProjection } from './campaigns.projection';
 

@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { Environment } from '../../messaging/ports/carrier.port';
 import type { MessageQueuedData } from '../../messaging/domain/message.events';
-import { campaignOfMessage } from '../domain/campaign-ids';
+import { campaignOfMessage } from '../../messaging/domain/campaign-message-ids';
 import {
   CampaignCounts,
   CampaignMessageStatus,

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
-import { batchMessageId } from '../../messaging/domain/batch.events';
+import { batchMessageId } from './batch.events';
 import { newId } from '../../shared/ids';
-import { campaignMessageId, campaignOfMessage } from './campaign-ids';
+import { campaignMessageId, campaignOfMessage } from './campaign-message-ids';
 
 describe('campaign message ids', () => {
   const campaign = newId('cmp');

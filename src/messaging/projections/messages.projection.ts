@@ -23,10 +23,7 @@ export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
  */
 export const OPEN_MESSAGES = 'message-open';
 export const OPEN_PARTITION = 'open';
-/**
- * The messages of each batch send and each campaign (partition = batch or campaign id, sorted as
- * in MESSAGES): the index of `?batch=` and `?campaign=`.
- */
+/** The messages of each batch send (partition = batch id, sorted as in MESSAGES): `?batch=`'s index. */
 export const BATCH_MESSAGES = 'message-batch-items';
 /** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
 export const SANDBOX_PARTITION = 'sandbox';

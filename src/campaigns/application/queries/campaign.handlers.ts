@@ -1,7 +1,7 @@
 import { IQueryHandler, QueryBus, QueryHandler } from '@nestjs/cqrs';
 import { MessagesByIds } from '../../../messaging/application/queries/messages-by-ids.query';
 import { ListPage, page } from '../../../shared/http/pagination';
-import { campaignMessageId } from '../../domain/campaign-ids';
+import { campaignMessageId } from '../../../messaging/domain/campaign-message-ids';
 import { REPORT_HEADER, reportRow } from '../../domain/campaign-report';
 import { placeOf } from '../../domain/recipient-plan';
 import { CampaignLauncher } from '../campaign-launcher';
