@@ -4,6 +4,7 @@ import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.po
 import type { DomainError } from '../../shared/domain-error';
 import type { Result } from '../../shared/result';
 import { Campaign, campaignDecider } from '../domain/campaign.decider';
+import { decodeRecipients, encodeRecipients } from '../domain/recipient-list';
 import {
   campaignStream,
   CampaignEvent,
@@ -34,7 +35,7 @@ export class CampaignStore {
   /** One chunk of a campaign's recipient list; null when the list has no such chunk. */
   async listChunk(listStream: string, chunk: number): Promise<readonly RecipientRow[] | null> {
     const [listed] = await this.events.readStream(listStream, { fromRevision: BigInt(chunk), limit: 1 });
-    return listed ? (listed as unknown as CampaignRecipientsListed).data.recipients : null;
+    return listed ? decodeRecipients((listed as unknown as CampaignRecipientsListed).data.csv) : null;
   }
 
   /** Every chunk of a list in order, one at a time (memory: one chunk). */
@@ -53,7 +54,7 @@ export class CampaignStore {
   async appendChunk(listStream: string, chunk: number, rows: readonly RecipientRow[]): Promise<void> {
     const event: CampaignRecipientsListed = {
       type: 'CampaignRecipientsListed',
-      data: { chunk, recipients: rows },
+      data: { chunk, rows: rows.length, csv: encodeRecipients(rows) },
     };
     await this.events.append(listStream, [event], chunk === 0 ? 'no_stream' : BigInt(chunk - 1));
   }

@@ -122,8 +122,8 @@ export const CAMPAIGN_EVENT_TYPES: readonly CampaignEvent['type'][] = [
   'CampaignCancelFinished',
 ];
 
-/** A chunk of the recipient list, on its own stream. */
+/** A chunk of the recipient list, on its own stream: `rows` recipients as CSV text (recipient-list.ts). */
 export type CampaignRecipientsListed = DomainEvent<
   'CampaignRecipientsListed',
-  { chunk: number; recipients: readonly RecipientRow[] }
+  { chunk: number; rows: number; csv: string }
 >;
