@@ -574,11 +574,13 @@ function expandedAt(dataDir, campaignId) {
 /**
  * 11. Campaign (issue 32): a dedicated server and one wallet; CAMPAIGN_RECIPIENTS contacts
  * imported into a group (not timed), then POST /v1/campaigns to the group with a personalised
- * message, sent now. Timed from the request to the campaign's CampaignExpanded in the log (every
- * recipient listed, every credit held, every message written as QUEUED with its reservation):
- * "accepted". Also the answer time, the time until the read model counts every message, and the
- * server's peak RSS and CPU over that window; the dispatcher and the TEST carrier work on the
- * messages meanwhile, as they would.
+ * message, twice: first scheduled an hour ahead (the acceptance alone: listing, the hold, every
+ * message written SCHEDULED with its reservation), which is then canceled, then sent now (every
+ * message written QUEUED while the dispatcher and the TEST carrier already send the first ones,
+ * on the same worker thread as the read models). Each is timed from the request to the
+ * campaign's CampaignExpanded in the log ("accepted": expanded, reserved, queued), with the
+ * answer time, the time until the read model counts every message, and the server's CPU and peak
+ * RSS over that window.
  */
 function campaign() {
   const dataDir = join(tmpRoot, 'campaign');
@@ -586,56 +588,61 @@ function campaign() {
     const headers = { authorization: `Bearer ${keys[0]}` };
     log(`11 campaign: importing ${CAMPAIGN_RECIPIENTS} contacts into a group (not timed)`);
     const group = await importedGroup(server, headers, contactsCsv(CAMPAIGN_RECIPIENTS), 'Bench campaign');
-    await sleep(2000); // the import's read-model writes settle before the clock starts
-    log(`11 campaign: one campaign to ${CAMPAIGN_RECIPIENTS} recipients, sent now`);
-    const sampler = rssSampler(server.child.pid);
-    const cpuBefore = treeCpuSeconds(server.child.pid);
-    const startedAt = Date.now();
-    const started = process.hrtime.bigint();
-    const response = await fetch(`${server.url}/v1/campaigns`, {
-      method: 'POST',
-      headers: { ...headers, 'content-type': 'application/json' },
-      body: JSON.stringify({
-        name: 'Bench term reminder',
-        sender_id: 'BenchShop',
-        type: 'transactional',
-        message: 'Dear {{first_name}}, {{class}} resumes on Monday. {{school}}',
-        audience: { groups: [group.id] },
-        ...(process.env.BENCH_CAMPAIGN_SCHEDULED === '1' ? { send_at: new Date(Date.now() + 3_600_000).toISOString() } : {}),
-      }),
-    });
-    const answer = await response.json();
-    const answeredMs = Number(process.hrtime.bigint() - started) / 1e6;
-    if (response.status !== 200 || answer.recipients !== CAMPAIGN_RECIPIENTS) throw new Error(`campaign answered ${response.status}: ${JSON.stringify(answer).slice(0, 400)}`);
-    let expanded = null;
-    while ((expanded = expandedAt(dataDir, answer.id)) === null) {
-      if (Date.now() - startedAt > 600_000) throw new Error('campaign not written in 600 s');
-      await sleep(50);
-    }
-    const acceptedCpu = treeCpuSeconds(server.child.pid) - cpuBefore;
-    let countedMs = null;
-    for (;;) {
-      const c = await (await fetch(`${server.url}/v1/campaigns/${answer.id}`, { headers })).json();
-      const total = Object.values(c.counts).reduce((a, b) => a + b, 0);
-      if (total === CAMPAIGN_RECIPIENTS) {
-        countedMs = Number(process.hrtime.bigint() - started) / 1e6;
-        break;
+    const once = async (label, sendAt) => {
+      await sleep(3000); // what came before settles before the clock starts
+      const sampler = rssSampler(server.child.pid);
+      const cpuBefore = treeCpuSeconds(server.child.pid);
+      const startedAt = Date.now();
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${server.url}/v1/campaigns`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: `Bench term reminder (${label})`,
+          sender_id: 'BenchShop',
+          type: 'transactional',
+          message: 'Dear {{first_name}}, {{class}} resumes on Monday. {{school}}',
+          audience: { groups: [group.id] },
+          ...(sendAt ? { send_at: sendAt } : {}),
+        }),
+      });
+      const answer = await response.json();
+      const answeredMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (response.status !== 200 || answer.recipients !== CAMPAIGN_RECIPIENTS) throw new Error(`campaign answered ${response.status}: ${JSON.stringify(answer).slice(0, 400)}`);
+      let expanded = null;
+      while ((expanded = expandedAt(dataDir, answer.id)) === null) {
+        if (Date.now() - startedAt > 600_000) throw new Error('campaign not written in 600 s');
+        await sleep(50);
       }
-      if (Date.now() - startedAt > 600_000) throw new Error(`campaign not counted in 600 s: ${JSON.stringify(c.counts)}`);
-      await sleep(100);
-    }
-    const peakKb = sampler.stop();
-    const round = (x) => Math.round(x * 10) / 10;
-    const result = {
-      recipients: CAMPAIGN_RECIPIENTS,
-      answered_ms: Math.round(answeredMs),
-      accepted_s: round((expanded - startedAt) / 1000),
-      counted_s: round(countedMs / 1000),
-      cpu_s: round(acceptedCpu),
-      peak_rss_mb: Math.round(peakKb / 1024),
+      const acceptedCpu = treeCpuSeconds(server.child.pid) - cpuBefore;
+      let countedMs = null;
+      for (;;) {
+        const c = await (await fetch(`${server.url}/v1/campaigns/${answer.id}`, { headers })).json();
+        if (Object.values(c.counts).reduce((a, b) => a + b, 0) === CAMPAIGN_RECIPIENTS) {
+          countedMs = Number(process.hrtime.bigint() - started) / 1e6;
+          break;
+        }
+        if (Date.now() - startedAt > 600_000) throw new Error(`campaign not counted in 600 s: ${JSON.stringify(c.counts)}`);
+        await sleep(100);
+      }
+      const peakKb = sampler.stop();
+      const round = (x) => Math.round(x * 10) / 10;
+      const result = {
+        id: answer.id,
+        answered_ms: Math.round(answeredMs),
+        accepted_s: round((expanded - startedAt) / 1000),
+        counted_s: round(countedMs / 1000),
+        cpu_s: round(acceptedCpu),
+        peak_rss_mb: Math.round(peakKb / 1024),
+      };
+      log(`11 campaign of ${CAMPAIGN_RECIPIENTS}, ${label}: answered in ${result.answered_ms} ms, all written (accepted) in ${result.accepted_s} s with ${result.cpu_s} s of server CPU, counted by the read model in ${result.counted_s} s, peak RSS ${result.peak_rss_mb} MB`);
+      return result;
     };
-    log(`11 campaign of ${CAMPAIGN_RECIPIENTS}: answered in ${result.answered_ms} ms, all written (accepted) in ${result.accepted_s} s with ${result.cpu_s} s of server CPU, counted by the read model in ${result.counted_s} s, peak RSS ${result.peak_rss_mb} MB`);
-    return result;
+    const scheduled = await once('scheduled', new Date(Date.now() + 3_600_000).toISOString());
+    const canceled = await fetch(`${server.url}/v1/campaigns/${scheduled.id}/cancel`, { method: 'POST', headers });
+    if (canceled.status !== 200) throw new Error(`cancel answered ${canceled.status}`);
+    const now = await once('sent now');
+    return { recipients: CAMPAIGN_RECIPIENTS, scheduled, now };
   });
 }
 
@@ -779,13 +786,12 @@ function evaluate(s, peakRssMb) {
   else add('CSV import completed', importTarget, null);
   const cmp = s.campaign;
   const campaignTarget = `<= ${TARGETS.campaignAcceptedSeconds} s, <= ${TARGETS.rssMb} MB`;
-  if (has(cmp))
-    add(
-      `${cmp.recipients}-recipient campaign accepted (expanded, reserved, queued)`,
-      campaignTarget,
-      `${cmp.accepted_s} s (answered in ${cmp.answered_ms} ms; ${cmp.cpu_s} s of server CPU; counted in ${cmp.counted_s} s), peak ${cmp.peak_rss_mb} MB`,
-      cmp.accepted_s <= TARGETS.campaignAcceptedSeconds && cmp.peak_rss_mb <= TARGETS.rssMb,
-    );
+  const campaignRun = (r) => `${r.accepted_s} s (answered in ${r.answered_ms} ms; ${r.cpu_s} s of server CPU; counted in ${r.counted_s} s), peak ${r.peak_rss_mb} MB`;
+  const campaignPass = (r) => r.accepted_s <= TARGETS.campaignAcceptedSeconds && r.peak_rss_mb <= TARGETS.rssMb;
+  if (has(cmp)) {
+    add(`${cmp.recipients}-recipient campaign accepted, scheduled (expanded, reserved, written)`, campaignTarget, campaignRun(cmp.scheduled), campaignPass(cmp.scheduled));
+    add(`${cmp.recipients}-recipient campaign accepted, sent now (expanded, reserved, queued)`, campaignTarget, campaignRun(cmp.now), campaignPass(cmp.now));
+  }
   else add('campaign accepted', campaignTarget, null);
   add('server peak RSS (process tree)', `<= ${TARGETS.rssMb} MB`, `${peakRssMb} MB`, peakRssMb <= TARGETS.rssMb);
   return t;
@@ -854,9 +860,11 @@ function print(results) {
   }
   const cmp = s.campaign;
   if (ok(cmp)) {
-    out.push(
-      `11 campaign to ${cmp.recipients} recipients: answered in ${cmp.answered_ms} ms, every message written (accepted) ${cmp.accepted_s} s after the request with ${cmp.cpu_s} s of server CPU, counted by the read model after ${cmp.counted_s} s; peak RSS ${cmp.peak_rss_mb} MB`,
-    );
+    for (const [label, r] of [['scheduled', cmp.scheduled], ['sent now', cmp.now]]) {
+      out.push(
+        `11 campaign to ${cmp.recipients} recipients, ${label}: answered in ${r.answered_ms} ms, every message written (accepted) ${r.accepted_s} s after the request with ${r.cpu_s} s of server CPU, counted by the read model after ${r.counted_s} s; peak RSS ${r.peak_rss_mb} MB`,
+      );
+    }
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');
   for (const t of results.targets) out.push(`  ${t.result.padEnd(4)} ${t.name}: ${t.measured ?? 'not measured'} (target ${t.target})`);

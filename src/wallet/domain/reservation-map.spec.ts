@@ -44,6 +44,30 @@ describe('ReservationMap', () => {
     );
   });
 
+  it('answers as a Map would across the switch between one map and buckets, both ways', () => {
+    let map = ReservationMap.EMPTY;
+    const model = new Map<string, number>();
+    for (const [from, to, sms] of [
+      [0, 3000, 1],
+      [0, 2800, 0],
+      [5000, 5600, 2],
+    ] as const) {
+      const editor = map.edit();
+      for (let i = from; i < to; i++) {
+        if (sms === 0) {
+          editor.delete(`msg_${i}`);
+          model.delete(`msg_${i}`);
+        } else {
+          editor.set(`msg_${i}`, sms);
+          model.set(`msg_${i}`, sms);
+        }
+      }
+      map = editor.done();
+      expect(new Map(map)).toEqual(model);
+      expect(map.size).toBe(model.size);
+    }
+  });
+
   it('edits a map of 100,000 reservations, leaving it as it was', () => {
     const big = ReservationMap.from(Array.from({ length: 100_000 }, (_, i) => [`msg_${i}`, 1] as const));
     const editor = big.edit();

@@ -2,12 +2,22 @@
  * A wallet's open reservations (message id → credits), immutable, with edits that copy only what
  * they touch. A campaign holds 100,000 reservations open at once on one wallet; with a plain Map,
  * every decision on the wallet (a chunk of reservations, a batch of captures) copied all of them,
- * so settling a campaign cost its size squared. Here the ids are spread by a hash over 64 × 64
- * buckets: an edit copies the top array, the middle arrays and the buckets it changes, so a
- * decision costs about what it changes, whatever the wallet holds.
+ * so settling a campaign cost its size squared. Past FLAT_MAX entries the ids are spread by a
+ * hash over 64 × 64 buckets: an edit copies the top array, the middle arrays and the buckets it
+ * changes, so a decision costs about what it changes, whatever the wallet holds. Below it (nearly
+ * every wallet) they stay in one Map copied whole at an edit's first change: cheaper than many
+ * small buckets for a batch of a thousand reservations on an otherwise idle wallet.
  */
 const FANOUT = 64;
+/** Up to this many reservations the map is one flat Map; past it, buckets. */
+const FLAT_MAX = 2048;
+/** A bucketed map that shrank below this is made flat again (not at FLAT_MAX: no flapping). */
+const FLAT_AGAIN = FLAT_MAX / 4;
+
 type Leaf = ReadonlyMap<string, number>;
+type Middle = readonly (Leaf | undefined)[];
+type Top = readonly (Middle | undefined)[];
+type Parts = { readonly flat: Leaf } | { readonly top: Top };
 
 /** What a wallet's reservations answer, whether being edited or not. */
 export interface Reservations extends Iterable<[string, number]> {
@@ -15,15 +25,6 @@ export interface Reservations extends Iterable<[string, number]> {
   get(id: string): number | undefined;
   has(id: string): boolean;
 }
-
-function* entriesOf(top: Top): IterableIterator<[string, number]> {
-  for (const middle of top) {
-    if (!middle) continue;
-    for (const leaf of middle) if (leaf) yield* leaf;
-  }
-}
-type Middle = readonly (Leaf | undefined)[];
-type Top = readonly (Middle | undefined)[];
 
 /** FNV-1a over the id: message ids of one batch or campaign differ only in their last characters. */
 function hash(id: string): number {
@@ -37,11 +38,28 @@ const slots = (id: string) => {
   return [h & (FANOUT - 1), (h >>> 6) & (FANOUT - 1)] as const;
 };
 
+function* entriesOf(parts: Parts): IterableIterator<[string, number]> {
+  if ('flat' in parts) {
+    yield* parts.flat;
+    return;
+  }
+  for (const middle of parts.top) {
+    if (!middle) continue;
+    for (const leaf of middle) if (leaf) yield* leaf;
+  }
+}
+
+function lookup(parts: Parts, id: string): number | undefined {
+  if ('flat' in parts) return parts.flat.get(id);
+  const [a, b] = slots(id);
+  return parts.top[a]?.[b]?.get(id);
+}
+
 export class ReservationMap implements Reservations {
-  static readonly EMPTY = new ReservationMap(new Array<Middle | undefined>(FANOUT).fill(undefined), 0);
+  static readonly EMPTY = new ReservationMap({ flat: new Map() }, 0);
 
   private constructor(
-    private readonly top: Top,
+    private readonly parts: Parts,
     readonly size: number,
   ) {}
 
@@ -52,39 +70,45 @@ export class ReservationMap implements Reservations {
   }
 
   get(id: string): number | undefined {
-    const [a, b] = slots(id);
-    return this.top[a]?.[b]?.get(id);
+    return lookup(this.parts, id);
   }
 
   has(id: string): boolean {
-    return this.get(id) !== undefined;
+    return lookup(this.parts, id) !== undefined;
   }
 
   [Symbol.iterator](): IterableIterator<[string, number]> {
-    return entriesOf(this.top);
+    return entriesOf(this.parts);
   }
 
   /** Changes from this map on, leaving it as it is. */
   edit(): ReservationEditor {
-    return new ReservationEditor(this.top, this.size, (top, size) => new ReservationMap(top, size));
+    return new ReservationEditor(this.parts, this.size, (parts, size) => new ReservationMap(parts, size));
   }
 }
 
 /** A map being changed: each part of the map it was made from is copied once, at its first change. */
 export class ReservationEditor implements Reservations {
+  /** The flat map or the top array, copied from `base` at the first change; null until then. */
+  private flat: Map<string, number> | null = null;
   private top: (Middle | undefined)[] | null = null;
   private readonly ownMiddles = new Set<number>();
   private readonly ownLeaves = new Set<number>();
 
   constructor(
-    private base: Top,
+    private base: Parts,
     public size: number,
-    private readonly build: (top: Top, size: number) => ReservationMap,
+    private readonly build: (parts: Parts, size: number) => ReservationMap,
   ) {}
 
+  private get current(): Parts {
+    if (this.flat) return { flat: this.flat };
+    if (this.top) return { top: this.top };
+    return this.base;
+  }
+
   get(id: string): number | undefined {
-    const [a, b] = slots(id);
-    return (this.top ?? this.base)[a]?.[b]?.get(id);
+    return lookup(this.current, id);
   }
 
   has(id: string): boolean {
@@ -92,20 +116,29 @@ export class ReservationEditor implements Reservations {
   }
 
   [Symbol.iterator](): IterableIterator<[string, number]> {
-    return entriesOf(this.top ?? this.base);
+    return entriesOf(this.current);
   }
 
   set(id: string, sms: number): void {
-    const leaf = this.leaf(id, true) as Map<string, number>;
-    if (!leaf.has(id)) this.size++;
-    leaf.set(id, sms);
+    if (!this.has(id)) this.size++;
+    if ('flat' in this.base) {
+      this.flat ??= new Map(this.base.flat);
+      this.flat.set(id, sms);
+      return;
+    }
+    (this.leaf(id) as Map<string, number>).set(id, sms);
   }
 
   delete(id: string): void {
     if (!this.has(id)) return;
-    const leaf = this.leaf(id, true) as Map<string, number>;
-    leaf.delete(id);
     this.size--;
+    if ('flat' in this.base) {
+      this.flat ??= new Map(this.base.flat);
+      this.flat.delete(id);
+      return;
+    }
+    const leaf = this.leaf(id) as Map<string, number>;
+    leaf.delete(id);
     if (leaf.size > 0) return;
     // Emptied parts go, so a map holds the same parts however it came to its entries.
     const [a, b] = slots(id);
@@ -119,22 +152,24 @@ export class ReservationEditor implements Reservations {
     }
   }
 
-  /** The map as it now stands; the editor may go on changing without touching it. */
+  /** The map as it now stands (flat or bucketed by its size); the editor may go on changing. */
   done(): ReservationMap {
-    const map = this.build(this.top ?? this.base, this.size);
-    if (this.top) this.base = this.top;
+    let parts = this.current;
+    if ('flat' in parts && this.size > FLAT_MAX) parts = { top: bucketed(parts.flat) };
+    else if ('top' in parts && this.size < FLAT_AGAIN) parts = { flat: new Map(entriesOf(parts)) };
+    const map = this.build(parts, this.size);
+    this.base = parts;
+    this.flat = null;
     this.top = null;
     this.ownMiddles.clear();
     this.ownLeaves.clear();
     return map;
   }
 
-  private leaf(id: string, writable: boolean): Leaf | undefined {
+  private leaf(id: string): Leaf | undefined {
     const [a, b] = slots(id);
-    if (!writable) return (this.top ?? this.base)[a]?.[b];
-    this.top ??= [...this.base];
-    if (this.ownMiddles.has(a) && !this.top[a]) this.ownMiddles.delete(a);
-    if (!this.ownMiddles.has(a)) {
+    this.top ??= [...(this.base as { top: Top }).top];
+    if (!this.ownMiddles.has(a) || !this.top[a]) {
       this.top[a] = this.top[a]
         ? [...(this.top[a] as Middle)]
         : new Array<Leaf | undefined>(FANOUT).fill(undefined);
@@ -148,4 +183,15 @@ export class ReservationEditor implements Reservations {
     }
     return middle[b];
   }
+}
+
+function bucketed(flat: Leaf): Top {
+  const top: (Leaf | undefined)[][] = [];
+  for (const [id, sms] of flat) {
+    const [a, b] = slots(id);
+    const middle = (top[a] ??= new Array<Leaf | undefined>(FANOUT).fill(undefined));
+    const leaf = (middle[b] ??= new Map()) as Map<string, number>;
+    leaf.set(id, sms);
+  }
+  return Array.from({ length: FANOUT }, (_, a) => top[a]);
 }
