@@ -40,6 +40,7 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, graceMs: number): 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return; // a second signal while draining changes nothing
     stopping = true;
+    const startedAt = Date.now();
     logger.log(`${signal}: stopping (within SHUTDOWN_GRACE_MS, ${graceMs} ms)`);
     const deadline = setTimeout(() => {
       logger.error(`not stopped within SHUTDOWN_GRACE_MS (${graceMs} ms): exiting without the rest`);
@@ -52,7 +53,10 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, graceMs: number): 
       await app.close();
     })().then(
       // process.exit, not a re-raised signal: a clean stop must not look like a kill to a supervisor.
-      () => process.exit(0),
+      () => {
+        logger.log(`stopped gracefully in ${Date.now() - startedAt} ms: exiting 0`);
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error('the graceful stop failed', (error as Error)?.stack ?? String(error));
         process.exit(1);
