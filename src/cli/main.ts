@@ -1,3 +1,5 @@
+// First: on a Node too old for a dependency, a clear sentence instead of ERR_REQUIRE_ESM.
+import '../config/require-supported-node';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
