@@ -523,6 +523,25 @@ describeBrowser('web console in a browser', () => {
     }
   });
 
+  it('shows the API reference (/docs) with the messages group first', async () => {
+    const p = await context.newPage();
+    try {
+      await p.goto(url('/docs'));
+      const groups = p.locator('.opblock-tag');
+      await groups.first().waitFor();
+      expect(await groups.evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')))).toEqual([
+        'messages',
+        'sandbox',
+        'billing',
+        'wallet',
+        'webhooks',
+        'compliance',
+      ]);
+    } finally {
+      await p.close();
+    }
+  });
+
   it('leaves every tracked file as it was: the screenshots went to a temporary folder', () => {
     if (SCREENSHOTS_DIR) {
       console.warn(`Tree check skipped: SCREENSHOTS_DIR=${SCREENSHOTS_DIR} asks for the README's images`);
