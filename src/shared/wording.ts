@@ -56,6 +56,19 @@ export function formatDate(isoOrDay: string | null | undefined): string {
   return DATE.format(at);
 }
 
+const MONTH = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  month: 'long',
+  year: 'numeric',
+});
+
+/** "November 2026", from a YYYY-MM month. */
+export function formatMonth(month: string | null | undefined): string {
+  const at = month ? new Date(`${month}-01T00:00:00Z`) : null;
+  if (!at || Number.isNaN(at.getTime())) return '';
+  return MONTH.format(at);
+}
+
 /** "in 3 minutes", "in 1 minute": a wait in seconds, rounded up to whole minutes past a minute. */
 export function formatWait(seconds: number): string {
   if (seconds < 60) return plural(Math.max(1, Math.ceil(seconds)), 'second');
