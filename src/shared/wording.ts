@@ -56,6 +56,19 @@ export function formatDate(isoOrDay: string | null | undefined): string {
   return DATE.format(at);
 }
 
+const DAY_MONTH = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+});
+
+/** "25 Nov", from a YYYY-MM-DD day: where the year goes without saying (a chart's axis). */
+export function formatDayMonth(day: string | null | undefined): string {
+  const at = day ? new Date(`${day.slice(0, 10)}T00:00:00Z`) : null;
+  if (!at || Number.isNaN(at.getTime())) return '';
+  return DAY_MONTH.format(at);
+}
+
 const MONTH = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
   timeZone: 'UTC',
   month: 'long',
