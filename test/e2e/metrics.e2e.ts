@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../../src/webhooks/webhooks.options';
-import { ConsoleBrowser } from '../support/console-form';
+import { ConsoleBrowser, previewSendForm } from '../support/console-form';
 import { startCheckout, submitForm } from '../support/hosted-checkout';
 import { createMerchant, type Merchant } from '../support/merchant';
 import { finalState, SANDBOX, send, sendBody } from '../support/messaging';
@@ -199,14 +199,7 @@ describe('GET /metrics', () => {
       { _csrf: await browser.csrf('/console/send-many'), sender_id: 'MyShop', type: 'transactional' },
       { field: 'file', name: 'customers.csv', content: `to,message\n${SANDBOX.delivered},Hello\n` },
     );
-    const confirm =
-      /<form method="post" action="\/console\/send-many"[\s\S]*?<\/form>/.exec(batch.html)?.[0] ?? '';
-    const fields = Object.fromEntries(
-      [...confirm.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)].map(
-        ([, name, value]) => [name, value.replace(/&#10;/g, '\n').replace(/&amp;/g, '&')],
-      ),
-    );
-    const batchSent = await browser.go('POST', '/console/send-many', fields);
+    const batchSent = await browser.go('POST', '/console/send-many', previewSendForm(batch.html));
     expect(batchSent.location).toMatch(/^\/console\/batches\/bat_/);
     const visitor = new ConsoleBrowser(t.baseUrl);
     const tried = await visitor.go('POST', '/try', {
