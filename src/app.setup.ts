@@ -9,6 +9,7 @@ import { fastifyTrustProxy, trustProxy } from './config/trust-proxy';
 import { logsInfo } from './config/log-levels';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
+import { OPENAPI_TAGS } from './shared/http/openapi-tags';
 import {
   refuseWhileClosing,
   requireJsonBodies,
@@ -91,6 +92,7 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
       .addBearerAuth({ type: 'http', scheme: 'bearer', description: 'sms_test_… or sms_live_…' })
       .build(),
   );
+  document.tags = OPENAPI_TAGS.map((tag) => ({ ...tag })); // /docs groups in this order: messages first
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'openapi.json', raw: ['json'] });
   return app;
 }

@@ -18,7 +18,8 @@ export async function accountByEmail(app: INestApplicationContext, email: string
 
 export const accountsCreate: CliCommand = {
   name: 'accounts:create',
-  usage: 'accounts:create --email E   (the password is prompted for, or read from stdin)',
+  usage: 'accounts:create --email E [--password P]   (without --password: prompted for, or read from stdin)',
+  options: ['email', 'password'],
   async run(app, options) {
     const email = required(options, 'email');
     // --password still works for scripts, but it stays in the shell's history and `ps`.
@@ -31,6 +32,7 @@ export const accountsCreate: CliCommand = {
 export const keysMint: CliCommand = {
   name: 'keys:mint',
   usage: 'keys:mint --email E --env test|live [--name N]',
+  options: ['email', 'env', 'name'],
   async run(app, options) {
     const account = await accountByEmail(app, required(options, 'email'));
     const minted = await app
@@ -43,6 +45,7 @@ export const keysMint: CliCommand = {
 export const keysRevoke: CliCommand = {
   name: 'keys:revoke',
   usage: 'keys:revoke --id key_…',
+  options: ['id'],
   async run(app, options) {
     const revoked = await app.get(CommandBus).execute(new RevokeApiKey(required(options, 'id'), null));
     return { output: { id: revoked.id, revoked: true } };

@@ -8,6 +8,7 @@ import { BatchQuote, BatchQuoteView } from '../../messaging/application/queries/
 import type { BatchInput } from '../../messaging/domain/batch-input';
 import { isTerminal } from '../../messaging/domain/message.decider';
 import { DomainError, invalid } from '../../shared/domain-error';
+import { rememberFormSend } from '../../shared/metrics/form-send';
 import { parseRecipientsCsv, RecipientsFile } from './recipients-csv';
 import { signedIn } from './console-auth';
 import { SendManyConfirmForm, SendManyUploadForm } from './console-forms.dto';
@@ -89,6 +90,7 @@ export class ConsoleCampaignsController {
         const sent = await this.commands.execute(
           new SendBatch(sender, batchInput(upload, file), `${CONSOLE_BATCH_KEY}${token}`),
         );
+        rememberFormSend(request, sent.replayed);
         return `/console/batches/${encodeURIComponent(sent.batch.id)}`;
       },
       refused: (refusal) =>

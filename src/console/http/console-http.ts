@@ -10,7 +10,7 @@ import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
 import { randomToken } from '../../shared/ids';
 import { describeCost, messageCost } from '../../messaging/domain/message-cost';
 import { formatCount } from '../../shared/money';
-import { formatDate, formatTime, label, plural, TIME_ZONE_NAME } from '../../shared/wording';
+import { formatDate, formatMonth, formatTime, label, plural, TIME_ZONE_NAME } from '../../shared/wording';
 import { Permission, Role, roleCan } from '../../accounts/domain/roles';
 
 export const SESSION_COOKIE = 'sms_console_session';
@@ -111,7 +111,8 @@ export function pageSecurityHeaders(reply: FastifyReply): void {
 /**
  * Helpers every view may call, so every page words things one way: numbers for people
  * (`it.n(20000)` is "20,000"), counted nouns (`it.plural(1, 'credit')` is "1 credit"), times and
- * days in Ghana time (`it.time(iso)`, `it.date(iso)`; the layout names the zone once), API values
+ * days in Ghana time (`it.time(iso)`, `it.date(iso)`, `it.monthName('2026-11')`; the layout names
+ * the zone once), API values
  * as labels (`it.label('transactional')` is "Transactional"), and the
  * cost of a message body as the send forms show it before the script takes over (`it.costOf(text)`).
  */
@@ -120,6 +121,7 @@ export const VIEW_HELPERS = {
   plural,
   time: formatTime,
   date: formatDate,
+  monthName: formatMonth,
   label,
   timeZone: TIME_ZONE_NAME,
   costOf: (message: unknown) => {

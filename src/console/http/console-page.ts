@@ -17,6 +17,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { WalletAlerts } from '../../wallet/application/queries/wallet-alerts.query';
 import { DomainError, ErrorKind } from '../../shared/domain-error';
 import { toErrorResponse } from '../../shared/http/error-body';
+import { rememberErrorCode } from '../../shared/http/error-code';
 import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
 import {
   ALREADY_SENT_CODES,
@@ -180,6 +181,7 @@ export class ConsolePage {
         : await act();
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
+      rememberErrorCode(request, error.code); // for the send metrics, as the API's refusals are
       if (ALREADY_SENT_CODES.has(error.code))
         throw new ConsolePageError(
           409,

@@ -14,6 +14,7 @@ import { MessageById } from '../../messaging/application/queries/message-by-id.q
 import { MessagesPage } from '../../messaging/application/queries/messages-page.query';
 import { DomainError } from '../../shared/domain-error';
 import { formatMoney } from '../../shared/money';
+import { rememberFormSend } from '../../shared/metrics/form-send';
 import { WalletEventsPage } from '../../wallet/application/queries/wallet-events-page.query';
 import { WebhookEndpointsList } from '../../webhooks/application/queries/webhook-endpoints-list.query';
 import { ChooseEnvironment } from '../application/commands/choose-environment.command';
@@ -216,6 +217,7 @@ export class ConsoleController {
         const sent = await this.commands.execute(
           new SendMessage(sender, input, `${CONSOLE_SEND_KEY}${token}`),
         );
+        rememberFormSend(request, sent.replayed);
         return `/console/messages/${encodeURIComponent(sent.message.id)}`;
       },
       refused: (refusal) => this.renderSend(request, reply, { input, refusal }),

@@ -37,6 +37,10 @@ export class WalCheckpointer {
 
   /** Runs a last checkpoint and stops the thread. */
   async stop(): Promise<void> {
+    // Held until it has exited: unreferenced, the thread kept nothing alive, and a server whose
+    // last work was this wait simply ended here, mid-shutdown, before the later shutdown hooks
+    // (the stores' close) and the graceful stop's own end had run.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;
   }
