@@ -2,8 +2,9 @@
 'use strict';
 /**
  * `npm run screenshots`: regenerates docs/screenshots/, the README's images, by running the
- * browser walk (test/browser/console.browser.e2e.ts) with SCREENSHOTS_DIR pointing there. The
- * test suite runs the same walk with a temporary folder, so `npm test` never rewrites them.
+ * browser suites (test/browser/, each through test/support/browser.ts's screenshotFolder) with
+ * SCREENSHOTS_DIR pointing there. The test suite runs the same walks with temporary folders, so
+ * `npm test` never rewrites them.
  * Fails when chromium is missing (the walk would skip) or when an image the README shows was
  * not taken.
  */
@@ -13,7 +14,7 @@ const { join } = require('node:path');
 
 const ROOT = join(__dirname, '..');
 const TARGET = join(ROOT, 'docs/screenshots');
-const WALK = 'test/browser/console.browser.e2e.ts';
+const WALK = 'test/browser/';
 const CHROMIUM = '/usr/bin/chromium';
 
 if (!existsSync(CHROMIUM)) {
@@ -28,7 +29,7 @@ const jest = spawnSync(
   { cwd: ROOT, stdio: 'inherit', env: { ...process.env, SCREENSHOTS_DIR: TARGET } },
 );
 if (jest.status !== 0) {
-  process.stderr.write('screenshots: the browser walk failed; docs/screenshots/ may be partly rewritten\n');
+  process.stderr.write('screenshots: a browser walk failed; docs/screenshots/ may be partly rewritten\n');
   process.exit(jest.status ?? 1);
 }
 

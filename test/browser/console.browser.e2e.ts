@@ -5,21 +5,14 @@
  * (scripts/screenshots.js) runs this same walk with SCREENSHOTS_DIR=docs/screenshots to
  * regenerate the README's images.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { OPENAPI_TAGS } from '../../src/shared/http/openapi-tags';
 import { formatTime } from '../../src/shared/wording';
+import { describeBrowser, launchChromium, screenshotFolder, SCREENSHOTS_DIR } from '../support/browser';
 import { freePort, request, startTestApp, TestApp } from '../support/test-app';
 import { trackedTreeState } from '../support/tracked-files';
-
-const CHROMIUM = '/usr/bin/chromium';
-/** Set by `npm run screenshots` only; a test run writes its pictures to a temporary folder. */
-const SCREENSHOTS_DIR = process.env.SCREENSHOTS_DIR ? resolve(process.env.SCREENSHOTS_DIR) : null;
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
-const describeBrowser = hasChromium ? describe : describe.skip;
 
 // A slow, busy machine: generous limits everywhere, and waits on conditions, never on time.
 jest.setTimeout(240_000);
@@ -72,37 +65,22 @@ describeBrowser('web console in a browser', () => {
   const email = `console-${Date.now()}@example.com`;
   const password = 'correct horse battery staple';
   let mintedKey = '';
-  let screenshots = '';
+  let screenshots: ReturnType<typeof screenshotFolder>;
   /** The working tree before the walk, compared by the last test. */
   let treeBefore = '';
 
   const url = (path: string) => `${t.baseUrl}${path}`;
   const shot = async (name: string, target: Page = page) => {
-    await target.screenshot({ path: join(screenshots, `${name}.png`), fullPage: true });
+    await target.screenshot({ path: join(screenshots.dir, `${name}.png`), fullPage: true });
   };
   const smsLeft = async () =>
     Number((await page.locator('#sms-left').first().textContent())?.trim().replace(/,/g, ''));
 
   beforeAll(async () => {
     treeBefore = trackedTreeState();
-    screenshots = SCREENSHOTS_DIR ?? mkdtempSync(join(tmpdir(), 'console-screenshots-'));
-    mkdirSync(screenshots, { recursive: true });
-    const { chromium } = await import('playwright-core');
+    screenshots = screenshotFolder('console');
     t = await startTestApp({ port: await freePort(), env: { TEST_DLR_DELAY_MS: '50' } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 120_000,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     // A phone-sized screen: the console must be usable there.
     context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
     context.setDefaultTimeout(UI_TIMEOUT);
@@ -114,7 +92,7 @@ describeBrowser('web console in a browser', () => {
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     await t?.close();
-    if (!SCREENSHOTS_DIR && screenshots) rmSync(screenshots, { recursive: true, force: true });
+    screenshots?.done();
   });
 
   it('sends a signed-out visitor to sign in, and / to the console', async () => {
@@ -529,14 +507,9 @@ describeBrowser('web console in a browser', () => {
       await p.goto(url('/docs'));
       const groups = p.locator('.opblock-tag');
       await groups.first().waitFor();
-      expect(await groups.evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')))).toEqual([
-        'messages',
-        'sandbox',
-        'billing',
-        'wallet',
-        'webhooks',
-        'compliance',
-      ]);
+      const shown = await groups.evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+      expect(shown).toEqual(OPENAPI_TAGS.map((tag) => tag.name));
+      expect(shown[0]).toBe('messages');
     } finally {
       await p.close();
     }
@@ -547,7 +520,7 @@ describeBrowser('web console in a browser', () => {
       console.warn(`Tree check skipped: SCREENSHOTS_DIR=${SCREENSHOTS_DIR} asks for the README's images`);
       return;
     }
-    expect(existsSync(join(screenshots, 'overview.png'))).toBe(true);
+    expect(existsSync(join(screenshots.dir, 'overview.png'))).toBe(true);
     expect(trackedTreeState()).toBe(treeBefore);
   });
 });

@@ -17,4 +17,8 @@ export const OPENAPI_TAGS: readonly { readonly name: string; readonly descriptio
     description: 'Signed, ordered webhooks for delivery outcomes, and the events they carry.',
   },
   { name: 'compliance', description: 'Sender IDs, inbound messages and opt-outs.' },
+  {
+    name: 'audiences',
+    description: 'Contacts, groups, CSV imports of contacts, and message templates with placeholders.',
+  },
 ];
