@@ -1,7 +1,23 @@
 import { randomFillSync } from 'node:crypto';
 
 /** Every public identifier is a prefixed string (API.md). */
-export type IdPrefix = 'acct' | 'wal' | 'key' | 'msg' | 'chk' | 'req' | 'we' | 'evt' | 'ses' | 'pay' | 'bat' | 'in';
+export type IdPrefix =
+  | 'acct'
+  | 'wal'
+  | 'key'
+  | 'msg'
+  | 'chk'
+  | 'req'
+  | 'we'
+  | 'evt'
+  | 'ses'
+  | 'pay'
+  | 'bat'
+  | 'in'
+  | 'usr'
+  | 'inv'
+  | 'mem'
+  | 'aud';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -79,6 +79,22 @@ export class ConsoleAuthController {
         { 'retry-after': String(signedIn.retryAfterSeconds) },
       );
     }
+    if (signedIn.outcome === 'no_account') {
+      return renderPage(
+        request,
+        reply,
+        this.config.publicUrl,
+        'signin',
+        {
+          title: 'Sign in',
+          nav: 'signin',
+          next,
+          email,
+          error: 'Your login is not a member of any account any more. Ask an account’s owner or an admin to invite you again.',
+        },
+        403,
+      );
+    }
     if (signedIn.outcome === 'refused') {
       return renderPage(request, reply, this.config.publicUrl, 'signin', {
         title: 'Sign in',
@@ -117,7 +133,7 @@ export class ConsoleAuthController {
     }
     try {
       const session = await this.commands.execute(
-        new SignUp(email, rawField(body, 'password'), request.consoleSession ?? null),
+        new SignUp(email, rawField(body, 'password'), request.consoleSession ?? null, request.ip),
       );
       this.setSessionCookie(request, reply, session);
       redirect(reply, '/console');
