@@ -28,7 +28,7 @@ import { TransferOwnershipHandler } from './application/commands/transfer-owners
 import { AccountMembersHandler } from './application/queries/account-members.handler';
 import { InvitationByTokenHandler } from './application/queries/invitation-by-token.handler';
 import { LoginByCredentialsHandler } from './application/queries/login-by-credentials.handler';
-import { LoginMembershipsHandler } from './application/queries/login-memberships.handler';
+import { SwitchableAccountsHandler } from './application/queries/switchable-accounts.handler';
 
 /** Global so every context's controllers can use ApiKeyGuard (and the console its AccountReader). */
 @Global()
@@ -59,7 +59,7 @@ import { LoginMembershipsHandler } from './application/queries/login-memberships
     AccountMembersHandler,
     InvitationByTokenHandler,
     LoginByCredentialsHandler,
-    LoginMembershipsHandler,
+    SwitchableAccountsHandler,
   ],
   exports: [AccountReader, ApiKeyGuard],
 })

@@ -4,6 +4,8 @@ import { ConsoleWalletCareController } from './http/console-wallet-care.controll
 import { PasswordResetThrottle } from './http/password-reset-throttle';
 import { Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
+import { ConsoleInvitationsController } from './http/console-invitations.controller';
+import { ConsoleMembersController } from './http/console-members.controller';
 import { ChooseAccountHandler } from './application/commands/choose-account.handler';
 import { JoinAccountHandler } from './application/commands/join-account.handler';
 import { memberSessionsProcess } from './application/member-sessions.process';
@@ -46,6 +48,8 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleComplianceController,
     ConsolePasswordResetController,
     ConsoleWalletCareController,
+    ConsoleMembersController,
+    ConsoleInvitationsController,
     TryController,
   ],
   providers: [

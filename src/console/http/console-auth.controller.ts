@@ -14,7 +14,7 @@ import { SignUpThrottle } from './sign-up-throttle';
 import { OneTimeFlash } from './one-time-flash';
 import { ConsoleCsrfGuard, safeNext } from './console-auth';
 import { SignInForm, SignInPageQuery, SignUpForm } from './console-forms.dto';
-import { clearCookie, setCookie } from './cookies';
+import { clearCookie } from './cookies';
 import {
   ConsolePageError,
   ConsoleRequest,
@@ -25,6 +25,7 @@ import {
   redirect,
   renderPage,
   SESSION_COOKIE,
+  setSessionCookie,
 } from './console-http';
 
 /** Sign up, sign in and sign out; `/` leads to the console. */
@@ -165,14 +166,7 @@ export class ConsoleAuthController {
     redirect(reply, '/console/signin');
   }
 
-  /** A fresh session id at every sign-in (no fixation): the use case ended the old one, if any. */
   private setSessionCookie(request: ConsoleRequest, reply: FastifyReply, session: ConsoleSession): void {
-    const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
-    setCookie(
-      reply,
-      cookieName(SESSION_COOKIE, request, this.config.publicUrl),
-      session.id,
-      cookieOptions(request, this.config.publicUrl, maxAgeSeconds),
-    );
+    setSessionCookie(request, reply, this.config.publicUrl, session);
   }
 }

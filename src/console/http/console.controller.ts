@@ -132,7 +132,7 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: MintKeyForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     const environment = field(body, 'environment');
     await this.page.submit(request, reply, body, {
       // Sent twice (a double click, a resubmitted page), the form mints one key.
@@ -145,7 +145,13 @@ export class ConsoleController {
             'Choose the TEST or LIVE environment.',
           );
         const minted = await this.commands.execute(
-          new MintApiKey(account.id, environment, field(body, 'name')),
+          new MintApiKey(
+            account.id,
+            environment,
+            field(body, 'name'),
+            { scope: field(body, 'scope') || 'full', allowedIps: field(body, 'allowed_ips') },
+            actor,
+          ),
         );
         this.page.putFlash(request, MINTED_KEY_SLOT, minted);
         return '/console/keys';
@@ -162,10 +168,10 @@ export class ConsoleController {
     @Param('id') id: string,
     @Body() body: OnceForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     await this.page.submit(request, reply, body, {
       act: async () => {
-        await this.commands.execute(new RevokeApiKey(id, account.id));
+        await this.commands.execute(new RevokeApiKey(id, account.id, actor));
         return '/console/keys';
       },
     });
