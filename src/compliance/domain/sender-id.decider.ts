@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { Decider } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
@@ -58,7 +59,7 @@ const unknown = (senderId: string) =>
  */
 export function request(
   state: SenderIdState,
-  cmd: { accountId: string; senderId: string; sampleMessage: string; now: Date },
+  cmd: { accountId: string; senderId: string; sampleMessage: string; actor?: Actor; now: Date },
 ): Decision {
   if (state.status === 'pending' || state.status === 'approved') {
     return err(
@@ -78,6 +79,7 @@ export function request(
         senderId: cmd.senderId,
         sampleMessage: cmd.sampleMessage,
         requestedAt: cmd.now.toISOString(),
+        ...(cmd.actor ? { actor: cmd.actor } : {}),
       },
     },
   ]);

@@ -338,7 +338,7 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: BuyCreditsForm,
   ): Promise<void> {
-    const { account, walletId, environment } = signedIn(request);
+    const { account, walletId, environment, actor } = signedIn(request);
     const packageId = field(body, 'package_id');
     await this.page.submit(request, reply, body, {
       // The same use case as POST /v1/billing/checkout; the browser comes back to the console.
@@ -353,6 +353,7 @@ export class ConsoleController {
               successUrl: `${this.config.publicUrl}/console/billing/return`,
               cancelUrl: `${this.config.publicUrl}/console/billing`,
             },
+            actor,
           ),
         );
         return started.checkout_url;
