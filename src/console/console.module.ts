@@ -4,6 +4,7 @@ import { ConsoleWalletCareController } from './http/console-wallet-care.controll
 import { PasswordResetThrottle } from './http/password-reset-throttle';
 import { Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
+import { ConsoleAuditController } from './http/console-audit.controller';
 import { ConsoleInvitationsController } from './http/console-invitations.controller';
 import { ConsoleMembersController } from './http/console-members.controller';
 import { ChooseAccountHandler } from './application/commands/choose-account.handler';
@@ -50,6 +51,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleWalletCareController,
     ConsoleMembersController,
     ConsoleInvitationsController,
+    ConsoleAuditController,
     TryController,
   ],
   providers: [
