@@ -96,8 +96,13 @@ describe('Console: every route and form, for every role', () => {
     expect(Object.keys(ROUTES).filter((route) => !served.includes(route))).toEqual([]);
   });
 
-  const guarded = Object.entries(ROUTES).filter(([, permission]) => permission !== PUBLIC) as [string, Permission][];
-  const cases = guarded.flatMap(([route, permission]) => ROLES.map((role) => [route, role, permission] as const));
+  const guarded = Object.entries(ROUTES).filter(([, permission]) => permission !== PUBLIC) as [
+    string,
+    Permission,
+  ][];
+  const cases = guarded.flatMap(([route, permission]) =>
+    ROLES.map((role) => [route, role, permission] as const),
+  );
 
   it.each(cases)('%s as %s (needs %s)', async (route, role, permission) => {
     const [method, pattern] = route.split(' ');
