@@ -118,7 +118,10 @@ describe('API key scopes', () => {
     const used = await eventually(async () => {
       const keys = await t.app.get(QueryBus).execute(new ApiKeys(m.accountId));
       return keys.find(
-        (k) => k.scope === 'read' && k.last_used_at !== null && Date.parse(k.last_used_at) >= before - 1000,
+        (k) =>
+          k.suffix === key.slice(-4) &&
+          k.last_used_at !== null &&
+          Date.parse(k.last_used_at) >= before - 1000,
       );
     });
     expect(Date.parse(used.last_used_at!)).toBeLessThanOrEqual(Date.now());
