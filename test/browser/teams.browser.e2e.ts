@@ -93,21 +93,16 @@ describeBrowser('teams in a browser', () => {
     await viewer.screenshot({ path: join(shots, 'keys-as-viewer.png'), fullPage: true });
 
     // The form posted anyway, with the session's own CSRF token: the server refuses it.
-    const posted = await viewer.evaluate(async () => {
-      const csrf = (document.querySelector('input[name="_csrf"]') as HTMLInputElement).value;
+    const csrf = await viewer.locator('input[name="_csrf"]').first().inputValue();
+    const posted = await viewer.evaluate<{ status: number; html: string }>(`(async () => {
       const response = await fetch('/console/keys', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({
-          _csrf: csrf,
-          _once: 'A'.repeat(22),
-          name: 'sneaky',
-          environment: 'LIVE',
-        }),
+        body: new URLSearchParams({ _csrf: ${JSON.stringify(csrf)}, _once: '${'A'.repeat(22)}', name: 'sneaky', environment: 'LIVE' }),
         redirect: 'manual',
       });
       return { status: response.status, html: await response.text() };
-    });
+    })()`);
     expect(posted.status).toBe(403);
     expect(posted.html).toContain('Your role (viewer) cannot manage API keys');
 
