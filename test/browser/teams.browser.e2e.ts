@@ -5,19 +5,16 @@
  * to mint a key, and posting that form anyway is refused with 403. Screenshots go to a temporary
  * folder only.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
+import { describeWithChromium, launchChromium } from '../support/chromium';
 import { createMerchant } from '../support/merchant';
 import { startSmtpServer, type TestSmtpServer } from '../support/smtp-server';
 import { freePort, startTestApp, type TestApp } from '../support/test-app';
 
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
-const describeBrowser = hasChromium ? describe : describe.skip;
+const describeBrowser = describeWithChromium();
 
 jest.setTimeout(240_000);
 const UI_TIMEOUT = 30_000;
@@ -29,21 +26,9 @@ describeBrowser('teams in a browser', () => {
   const shots = mkdtempSync(join(tmpdir(), 'teams-shots-'));
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
     smtp = await startSmtpServer();
     t = await startTestApp({ port: await freePort(), env: { SMTP_URL: smtp.url, MAIL_POLL_MS: '50' } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 120_000,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
 
   afterAll(async () => {

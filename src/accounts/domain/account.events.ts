@@ -118,15 +118,6 @@ export type MemberEvent =
 
 export type AccountEvent = AccountRegistered | ApiKeyMinted | ApiKeyRevoked | PasswordChanged | MemberEvent;
 
-export const MEMBER_EVENT_TYPES: readonly MemberEvent['type'][] = [
-  'MemberInvited',
-  'InvitationCanceled',
-  'MemberJoined',
-  'MemberRemoved',
-  'MemberRoleChanged',
-  'OwnershipTransferred',
-];
-
 /**
  * A login made by accepting an invitation, by someone whose e-mail had none: it claims the email's
  * stream exactly like a sign-up (so the address stays one person's) but opens no account.

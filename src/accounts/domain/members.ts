@@ -141,23 +141,44 @@ export function acceptInvitation(
   ]);
 }
 
-export function removeMember(a: Account, cmd: { memberId: string; actor: Actor; now: Date }): Decision {
+/**
+ * The member a use case acts on, when the actor may (`manage_members`) and it is not the owner:
+ * nobody removes or demotes the owner, who hands the account over instead (`ownerRefusal`).
+ */
+function managedMember(
+  a: Account,
+  cmd: { memberId: string; actor: Actor },
+  ownerRefusal: DomainError,
+): Result<MemberState, DomainError> {
   const by = acting(a, cmd.actor, 'manage_members');
   if (!by.ok) return by;
   const member = a.members.get(cmd.memberId);
   if (!member) return err(memberMissing());
-  if (member.role === 'owner')
-    return err(
-      new DomainError(
-        'forbidden',
-        'owner_cannot_be_removed',
-        'The owner cannot be removed: the owner hands the account over to another member first.',
-      ),
-    );
+  if (member.role === 'owner') return err(ownerRefusal);
+  return ok(member);
+}
+
+export function removeMember(a: Account, cmd: { memberId: string; actor: Actor; now: Date }): Decision {
+  const managed = managedMember(
+    a,
+    cmd,
+    new DomainError(
+      'forbidden',
+      'owner_cannot_be_removed',
+      'The owner cannot be removed: the owner hands the account over to another member first.',
+    ),
+  );
+  if (!managed.ok) return managed;
+  const member = managed.value;
   return ok([
     {
       type: 'MemberRemoved',
-      data: { memberId: member.memberId, email: member.email, removedAt: cmd.now.toISOString(), actor: cmd.actor },
+      data: {
+        memberId: member.memberId,
+        email: member.email,
+        removedAt: cmd.now.toISOString(),
+        actor: cmd.actor,
+      },
     },
   ]);
 }
@@ -166,18 +187,17 @@ export function changeRole(
   a: Account,
   cmd: { memberId: string; role: unknown; actor: Actor; now: Date },
 ): Decision {
-  const by = acting(a, cmd.actor, 'manage_members');
-  if (!by.ok) return by;
-  const member = a.members.get(cmd.memberId);
-  if (!member) return err(memberMissing());
-  if (member.role === 'owner')
-    return err(
-      new DomainError(
-        'forbidden',
-        'owner_role_fixed',
-        'The owner’s role cannot be changed: the owner hands the account over to another member instead.',
-      ),
-    );
+  const managed = managedMember(
+    a,
+    cmd,
+    new DomainError(
+      'forbidden',
+      'owner_role_fixed',
+      'The owner’s role cannot be changed: the owner hands the account over to another member instead.',
+    ),
+  );
+  if (!managed.ok) return managed;
+  const member = managed.value;
   const role = grantable(cmd.role);
   if (!role.ok) return role;
   if (role.value === member.role) return ok([]);
@@ -196,10 +216,7 @@ export function changeRole(
   ]);
 }
 
-export function transferOwnership(
-  a: Account,
-  cmd: { memberId: string; actor: Actor; now: Date },
-): Decision {
+export function transferOwnership(a: Account, cmd: { memberId: string; actor: Actor; now: Date }): Decision {
   const by = acting(a, cmd.actor, 'own');
   if (!by.ok) return by;
   const member = a.members.get(cmd.memberId);
