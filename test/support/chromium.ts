@@ -18,6 +18,12 @@ export async function launchChromium(): Promise<Browser> {
     executablePath: CHROMIUM,
     headless: true,
     timeout: 120_000,
-    args: ['--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-sync'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-sync',
+    ],
   });
 }

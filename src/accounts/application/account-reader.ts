@@ -58,7 +58,11 @@ export class AccountReader {
 
   /** The account's members, in the order they joined. */
   members(accountId: string): Promise<MemberView[]> {
-    return this.reads.list<MemberView>(ACCOUNT_MEMBERS, { partition: accountId, order: 'asc', limit: MAX_LISTED });
+    return this.reads.list<MemberView>(ACCOUNT_MEMBERS, {
+      partition: accountId,
+      order: 'asc',
+      limit: MAX_LISTED,
+    });
   }
 
   /** The account's invitations, newest first. */

@@ -44,7 +44,17 @@ describe('account decider', () => {
       AccountEvent,
       { type: 'ApiKeyMinted' }
     >['data'];
-    const cmd = { keyId, name, environment, keyHash, suffix, scope: 'full' as const, allowedIps: [], actor: OPERATOR, now };
+    const cmd = {
+      keyId,
+      name,
+      environment,
+      keyHash,
+      suffix,
+      scope: 'full' as const,
+      allowedIps: [],
+      actor: OPERATOR,
+      now,
+    };
     expect(mintKey(given(registered), cmd)).toEqual({ ok: true, value: [minted] });
     expect(mintKey(given(registered, minted), cmd)).toEqual({ ok: true, value: [] });
     expect(mintKey(given(), cmd)).toMatchObject({ ok: false, error: { code: 'account_not_found' } });
@@ -59,7 +69,9 @@ describe('account decider', () => {
       ok: true,
       value: [revoked],
     });
-    expect(revokeKey(given(registered, minted, revoked as AccountEvent), { keyId: 'key_1', actor: OPERATOR, now })).toEqual({
+    expect(
+      revokeKey(given(registered, minted, revoked as AccountEvent), { keyId: 'key_1', actor: OPERATOR, now }),
+    ).toEqual({
       ok: true,
       value: [],
     });

@@ -87,7 +87,8 @@ export function evolve(a: Account, e: AccountEvent): Account {
       // A newer invitation to the same e-mail replaces the older ones: only its link works.
       const invitations = new Map(a.invitations);
       for (const [id, invitation] of invitations)
-        if (invitation.email === e.data.email && invitation.open) invitations.set(id, { ...invitation, open: false });
+        if (invitation.email === e.data.email && invitation.open)
+          invitations.set(id, { ...invitation, open: false });
       invitations.set(e.data.invitationId, {
         invitationId: e.data.invitationId,
         email: e.data.email,

@@ -36,15 +36,27 @@ function parseEntry(entry: string): Range | null {
  */
 export function normaliseAllowedIps(input: unknown): Result<string[], DomainError> {
   const entries = (
-    Array.isArray(input) ? input : typeof input === 'string' ? input.split(/[\s,]+/) : input == null ? [] : null
+    Array.isArray(input)
+      ? input
+      : typeof input === 'string'
+        ? input.split(/[\s,]+/)
+        : input == null
+          ? []
+          : null
   )
     ?.map((e) => (typeof e === 'string' ? e.trim() : e))
     .filter((e) => e !== '');
   if (!entries || entries.some((e) => typeof e !== 'string'))
-    return err(invalid('invalid_allowed_ips', 'allowed_ips must be a list of IP addresses or CIDRs', 'allowed_ips'));
+    return err(
+      invalid('invalid_allowed_ips', 'allowed_ips must be a list of IP addresses or CIDRs', 'allowed_ips'),
+    );
   if (entries.length > MAX_ALLOWED_IPS)
     return err(
-      invalid('invalid_allowed_ips', `allowed_ips may hold at most ${MAX_ALLOWED_IPS} entries`, 'allowed_ips'),
+      invalid(
+        'invalid_allowed_ips',
+        `allowed_ips may hold at most ${MAX_ALLOWED_IPS} entries`,
+        'allowed_ips',
+      ),
     );
   const normal: string[] = [];
   for (const entry of entries as string[]) {

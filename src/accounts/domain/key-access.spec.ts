@@ -27,7 +27,15 @@ describe('API key scopes', () => {
 
   it('names every route prefix API.md gives the send scope', () => {
     const prefixes = SEND_SCOPE_ROUTES.map((r) => r.prefix);
-    for (const p of ['/v1/messages', '/v1/campaigns', '/v1/verifications', '/v1/contacts', '/v1/groups', '/v1/contact_imports', '/v1/templates'])
+    for (const p of [
+      '/v1/messages',
+      '/v1/campaigns',
+      '/v1/verifications',
+      '/v1/contacts',
+      '/v1/groups',
+      '/v1/contact_imports',
+      '/v1/templates',
+    ])
       expect(prefixes).toContain(p);
   });
 });
@@ -40,7 +48,10 @@ describe('API key allow-lists', () => {
     });
     expect(normaliseAllowedIps(undefined)).toEqual({ ok: true, value: [] });
     for (const bad of ['10.0.0.0/33', 'example.com', '1.2.3', [42]])
-      expect(normaliseAllowedIps(bad)).toMatchObject({ ok: false, error: { code: 'invalid_allowed_ips', param: 'allowed_ips' } });
+      expect(normaliseAllowedIps(bad)).toMatchObject({
+        ok: false,
+        error: { code: 'invalid_allowed_ips', param: 'allowed_ips' },
+      });
   });
 
   it('matches the client address, an IPv4-mapped one as IPv4', () => {
@@ -57,12 +68,16 @@ describe('API key allow-lists', () => {
   it('refuses with 403 permission_denied, the address first', () => {
     const key = { scope: 'read' as const, allowedIps: ['192.0.2.1'] };
     expect(keyAccessRefusal(key, { method: 'GET', path: '/v1/messages', clientIp: '192.0.2.1' })).toBeNull();
-    expect(keyAccessRefusal(key, { method: 'GET', path: '/v1/messages', clientIp: '192.0.2.2' })).toMatchObject({
+    expect(
+      keyAccessRefusal(key, { method: 'GET', path: '/v1/messages', clientIp: '192.0.2.2' }),
+    ).toMatchObject({
       kind: 'forbidden',
       code: 'permission_denied',
       message: expect.stringContaining('192.0.2.2'),
     });
-    expect(keyAccessRefusal(key, { method: 'POST', path: '/v1/messages', clientIp: '192.0.2.1' })).toMatchObject({
+    expect(
+      keyAccessRefusal(key, { method: 'POST', path: '/v1/messages', clientIp: '192.0.2.1' }),
+    ).toMatchObject({
       code: 'permission_denied',
       message: expect.stringContaining('read scope'),
     });

@@ -77,7 +77,11 @@ describe('members of an account', () => {
   it('invites for 7 days with a role the owner and admins may give', () => {
     expect(viewerInvited).toMatchObject({
       type: 'MemberInvited',
-      data: { email: 'viewer@shop.example', role: 'viewer', expiresAt: later(INVITATION_TTL_MS).toISOString() },
+      data: {
+        email: 'viewer@shop.example',
+        role: 'viewer',
+        expiresAt: later(INVITATION_TTL_MS).toISOString(),
+      },
     });
     const cmd = { invitationId: 'inv_x', email: 'x@shop.example', tokenHash: 'x', sealedToken: 's', now };
     expect(invite(team, { ...cmd, role: 'owner', actor: owner })).toMatchObject({
@@ -85,11 +89,15 @@ describe('members of an account', () => {
       error: { code: 'invalid_role', param: 'role' },
     });
     expect(invite(team, { ...cmd, role: 'developer', actor: admin }).ok).toBe(true);
-    expect(invite(team, { ...cmd, role: 'viewer', actor: member(viewerId, 'viewer@shop.example') })).toMatchObject({
+    expect(
+      invite(team, { ...cmd, role: 'viewer', actor: member(viewerId, 'viewer@shop.example') }),
+    ).toMatchObject({
       ok: false,
       error: { kind: 'forbidden', code: 'permission_denied' },
     });
-    expect(invite(team, { ...cmd, email: 'viewer@shop.example', role: 'viewer', actor: owner })).toMatchObject({
+    expect(
+      invite(team, { ...cmd, email: 'viewer@shop.example', role: 'viewer', actor: owner }),
+    ).toMatchObject({
       ok: false,
       error: { code: 'member_exists' },
     });
@@ -107,7 +115,9 @@ describe('members of an account', () => {
       ok: false,
       error: { code: 'invitation_invalid' },
     });
-    expect(accept(given(registered, viewerInvited), 'v', later(INVITATION_TTL_MS))).toMatchObject({ ok: false });
+    expect(accept(given(registered, viewerInvited), 'v', later(INVITATION_TTL_MS))).toMatchObject({
+      ok: false,
+    });
     const again = invited('viewer@shop.example', 'sender', 'v2');
     expect(accept(given(registered, viewerInvited, again), 'v')).toMatchObject({ ok: false });
     expect(accept(given(registered, viewerInvited, again), 'v2')).toMatchObject({ ok: true });
@@ -117,7 +127,8 @@ describe('members of an account', () => {
       now,
     });
     expect(canceled.ok && canceled.value[0].type).toBe('InvitationCanceled');
-    if (canceled.ok) expect(accept(given(registered, viewerInvited, ...canceled.value), 'v')).toMatchObject({ ok: false });
+    if (canceled.ok)
+      expect(accept(given(registered, viewerInvited, ...canceled.value), 'v')).toMatchObject({ ok: false });
   });
 
   it('lets admins remove members and change roles, but never the owner’s', () => {
@@ -137,7 +148,10 @@ describe('members of an account', () => {
       ok: true,
       value: [{ type: 'MemberRoleChanged', data: { role: 'sender', previousRole: 'viewer' } }],
     });
-    expect(changeRole(team, { memberId: viewerId, role: 'viewer', actor: admin, now })).toEqual({ ok: true, value: [] });
+    expect(changeRole(team, { memberId: viewerId, role: 'viewer', actor: admin, now })).toEqual({
+      ok: true,
+      value: [],
+    });
     expect(
       removeMember(team, { memberId: adminId, actor: member(viewerId, 'viewer@shop.example'), now }),
     ).toMatchObject({ ok: false, error: { code: 'permission_denied' } });

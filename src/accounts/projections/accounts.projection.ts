@@ -82,7 +82,11 @@ async function passwordChanged(recorded: RecordedEvent, event: PasswordChanged, 
   if (!email) return;
   const login = await view.get<EmailView>(ACCOUNT_EMAILS, email);
   if (!login) return;
-  view.put(ACCOUNT_EMAILS, email, { ...login, loginId: loginIdOf(login), passwordHash: event.data.passwordHash });
+  view.put(ACCOUNT_EMAILS, email, {
+    ...login,
+    loginId: loginIdOf(login),
+    passwordHash: event.data.passwordHash,
+  });
 }
 
 /** Accounts, sign-in emails and the key index, from the account, email and key-usage streams. */
@@ -118,7 +122,8 @@ export const accountsProjection: Projection = {
       case 'OwnershipTransferred': {
         // The owner's e-mail is the account's: its mails go there.
         const account = await view.get<AccountView>(ACCOUNTS, recorded.streamId.slice('account-'.length));
-        if (account) view.put(ACCOUNTS, account.id, { ...account, email: event.data.email } satisfies AccountView);
+        if (account)
+          view.put(ACCOUNTS, account.id, { ...account, email: event.data.email } satisfies AccountView);
         return;
       }
       case 'AccountRegistered':
@@ -167,7 +172,12 @@ export const accountsProjection: Projection = {
       case 'ApiKeyRevoked': {
         const listing = await view.get<ApiKeyListing>(ACCOUNT_KEYS, event.data.keyId);
         if (!listing) return;
-        view.put(ACCOUNT_KEYS, listing.id, { ...listing, revoked_at: event.data.revokedAt }, keySort(listing));
+        view.put(
+          ACCOUNT_KEYS,
+          listing.id,
+          { ...listing, revoked_at: event.data.revokedAt },
+          keySort(listing),
+        );
         const principal = await view.get<ApiKeyPrincipal>(API_KEYS, listing.keyHash);
         if (principal) view.put(API_KEYS, listing.keyHash, { ...principal, revoked: true });
         return;

@@ -106,7 +106,10 @@ export const membersProjection: Projection = {
           status: 'pending',
         };
         // A newer invitation to the same e-mail replaces the older ones (the decider's rule).
-        const open = await view.get<{ id: string }>(ACCOUNT_INVITATIONS, `open|${accountId}|${event.data.email}`);
+        const open = await view.get<{ id: string }>(
+          ACCOUNT_INVITATIONS,
+          `open|${accountId}|${event.data.email}`,
+        );
         if (open) await setInvitationStatus(view, open.id, 'replaced');
         view.put(ACCOUNT_INVITATIONS, `open|${accountId}|${event.data.email}`, { id: invitation.id });
         view.put(ACCOUNT_INVITATIONS, invitation.id, invitation, {

@@ -39,7 +39,11 @@ export class BillingHttpController {
     { 400: ['unknown_package', 'invalid_url', 'payments_unavailable (no provider for the environment)'] },
     { body: true },
   )
-  start(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: StartCheckoutDto) {
+  start(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: StartCheckoutDto,
+  ) {
     return this.commands.execute(
       new StartCheckout(
         principal,

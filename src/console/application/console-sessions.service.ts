@@ -219,7 +219,12 @@ export class ConsoleSessions {
     if (session.accountId === accountId) return;
     await this.events.append(
       sessionStream(session.handle),
-      [{ type: 'ConsoleAccountChosen', data: { accountId, memberId, chosenAt: this.clock.now().toISOString() } }],
+      [
+        {
+          type: 'ConsoleAccountChosen',
+          data: { accountId, memberId, chosenAt: this.clock.now().toISOString() },
+        },
+      ],
       'stream_exists',
     );
   }

@@ -1,4 +1,8 @@
-import type { MemberRemoved, MemberRoleChanged, OwnershipTransferred } from '../../accounts/domain/account.events';
+import type {
+  MemberRemoved,
+  MemberRoleChanged,
+  OwnershipTransferred,
+} from '../../accounts/domain/account.events';
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection } from '../../shared/projections/projection';
 import type { ConsoleSessions } from './console-sessions.service';

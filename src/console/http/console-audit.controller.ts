@@ -30,7 +30,10 @@ export class ConsoleAuditController {
       () => this.queries.execute(new AuditEventsPage(account.id, PAGE_SIZE, cursor, { action, memberId })),
       'audit event',
     );
-    const filters = new URLSearchParams({ ...(action ? { action } : {}), ...(memberId ? { member: memberId } : {}) });
+    const filters = new URLSearchParams({
+      ...(action ? { action } : {}),
+      ...(memberId ? { member: memberId } : {}),
+    });
     const last = events.data[events.data.length - 1];
     const next = new URLSearchParams(filters);
     if (last) next.set('starting_after', last.id);

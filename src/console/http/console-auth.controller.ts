@@ -91,7 +91,8 @@ export class ConsoleAuthController {
           nav: 'signin',
           next,
           email,
-          error: 'Your login is not a member of any account any more. Ask an account’s owner or an admin to invite you again.',
+          error:
+            'Your login is not a member of any account any more. Ask an account’s owner or an admin to invite you again.',
         },
         403,
       );

@@ -58,7 +58,9 @@ export class ConsoleComplianceController {
     const form = { sender_id: field(body, 'sender_id'), sample_message: rawField(body, 'sample_message') };
     await this.page.submit(request, reply, body, {
       act: async () => {
-        await this.commands.execute(new RequestSenderId(account.id, form.sender_id, form.sample_message, actor));
+        await this.commands.execute(
+          new RequestSenderId(account.id, form.sender_id, form.sample_message, actor),
+        );
         return '/console/compliance';
       },
       refused: (refusal) =>

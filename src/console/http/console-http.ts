@@ -91,7 +91,12 @@ export function setSessionCookie(
   session: ConsoleSession,
 ): void {
   const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
-  setCookie(reply, cookieName(SESSION_COOKIE, request, publicUrl), session.id, cookieOptions(request, publicUrl, maxAgeSeconds));
+  setCookie(
+    reply,
+    cookieName(SESSION_COOKIE, request, publicUrl),
+    session.id,
+    cookieOptions(request, publicUrl, maxAgeSeconds),
+  );
 }
 
 /**
@@ -158,7 +163,11 @@ export function layoutModel(request: ConsoleRequest, reply: FastifyReply, public
     // Who is signed in (one person may belong to several accounts), and the account they are in.
     account:
       request.consoleAccount && request.consoleSession
-        ? { email: request.consoleSession.email, id: request.consoleAccount.id, owner: request.consoleAccount.email }
+        ? {
+            email: request.consoleSession.email,
+            id: request.consoleAccount.id,
+            owner: request.consoleAccount.email,
+          }
         : null,
     accounts: [] as readonly { accountId: string; owner: string; role: string }[],
     environment: request.consoleSession?.environment ?? 'TEST',

@@ -70,7 +70,12 @@ export class ConsoleMembersController {
     @Body() body: MemberRoleForm,
   ) {
     const { account, actor } = signedIn(request);
-    await this.act(request, reply, body, () => new ChangeMemberRole(account.id, id, field(body, 'role'), actor));
+    await this.act(
+      request,
+      reply,
+      body,
+      () => new ChangeMemberRole(account.id, id, field(body, 'role'), actor),
+    );
   }
 
   @Post('members/:id/remove')
@@ -102,7 +107,10 @@ export class ConsoleMembersController {
   @Requires('read')
   async chooseAccount(@Req() request: ConsoleRequest, @Res() reply: FastifyReply, @Body() body: AccountForm) {
     const { session } = signedIn(request);
-    await this.page.found(() => this.commands.execute(new ChooseAccount(session, field(body, 'account'))), 'account');
+    await this.page.found(
+      () => this.commands.execute(new ChooseAccount(session, field(body, 'account'))),
+      'account',
+    );
     redirect(reply, '/console');
   }
 

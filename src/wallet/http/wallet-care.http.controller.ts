@@ -63,7 +63,11 @@ export class WalletCareHttpController {
   })
   @ApiOkResponse({ type: WalletAlertsResponse })
   @ApiErrors({ 400: ['invalid_threshold'] }, { body: true })
-  setAlerts(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: WalletAlertsDto) {
+  setAlerts(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: WalletAlertsDto,
+  ) {
     return this.commands.execute(new SetLowBalanceAlert(principal.walletId, body.low_balance, actor));
   }
 }

@@ -41,7 +41,10 @@ export type WebhookEndpointCreated = DomainEvent<
     createdAt: string;
   }
 >;
-export type WebhookEndpointDeleted = DomainEvent<'WebhookEndpointDeleted', { deletedAt: string; actor?: Actor }>;
+export type WebhookEndpointDeleted = DomainEvent<
+  'WebhookEndpointDeleted',
+  { deletedAt: string; actor?: Actor }
+>;
 /** Failing continuously for the retry window: nothing more is delivered to it. */
 export type WebhookEndpointDisabled = DomainEvent<
   'WebhookEndpointDisabled',

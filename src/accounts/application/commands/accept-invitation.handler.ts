@@ -39,7 +39,11 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
   async execute({ token, password, ip }: AcceptInvitation): Promise<JoinedAccount> {
     const parsed = parseInvitationToken(token);
     if (!parsed) throw invitationInvalid();
-    const invitation = openInvitation(await this.changes.state(parsed.accountId), parsed.hash, this.clock.now());
+    const invitation = openInvitation(
+      await this.changes.state(parsed.accountId),
+      parsed.hash,
+      this.clock.now(),
+    );
     if (!invitation) throw invitationInvalid();
     const loginId = await this.login(invitation.email, password);
     const joined = await this.changes.decide(parsed.accountId, (a) =>
@@ -66,7 +70,11 @@ export class AcceptInvitationHandler implements ICommandHandler<AcceptInvitation
       createdAt: this.clock.now().toISOString(),
     };
     try {
-      await this.events.append(emailStream(emailHash(email)), [{ type: 'LoginCreated', data: created }], 'no_stream');
+      await this.events.append(
+        emailStream(emailHash(email)),
+        [{ type: 'LoginCreated', data: created }],
+        'no_stream',
+      );
     } catch (error) {
       // Claimed meanwhile (a sign-up, or this link used twice at once): that login's password decides.
       if (!(error instanceof ConcurrencyError)) throw error;

@@ -13,6 +13,8 @@ export class CancelInvitationHandler implements ICommandHandler<CancelInvitation
   ) {}
 
   async execute({ accountId, invitationId, actor }: CancelInvitation): Promise<void> {
-    await this.changes.decide(accountId, (a) => cancelInvitation(a, { invitationId, actor, now: this.clock.now() }));
+    await this.changes.decide(accountId, (a) =>
+      cancelInvitation(a, { invitationId, actor, now: this.clock.now() }),
+    );
   }
 }

@@ -13,6 +13,8 @@ export class ChangeMemberRoleHandler implements ICommandHandler<ChangeMemberRole
   ) {}
 
   async execute({ accountId, memberId, role, actor }: ChangeMemberRole): Promise<void> {
-    await this.changes.decide(accountId, (a) => changeRole(a, { memberId, role, actor, now: this.clock.now() }));
+    await this.changes.decide(accountId, (a) =>
+      changeRole(a, { memberId, role, actor, now: this.clock.now() }),
+    );
   }
 }

@@ -28,7 +28,8 @@ export class MintApiKeyHandler implements ICommandHandler<MintApiKey, MintedKey>
       throw invalid('invalid_name', `name must be at most ${MAX_KEY_NAME_LENGTH} characters`, 'name');
     }
     const scope = restrictions.scope ?? 'full';
-    if (!isKeyScope(scope)) throw invalid('invalid_scope', `scope must be one of ${KEY_SCOPES.join(', ')}`, 'scope');
+    if (!isKeyScope(scope))
+      throw invalid('invalid_scope', `scope must be one of ${KEY_SCOPES.join(', ')}`, 'scope');
     const allowedIps = normaliseAllowedIps(restrictions.allowedIps);
     if (!allowedIps.ok) throw allowedIps.error;
     const generated = generateApiKey(environment);

@@ -7,7 +7,12 @@ import { EVENT_STORE, EventStore } from '../../../shared/event-store/event-store
 import { isIdOf } from '../../../shared/ids';
 import { ok } from '../../../shared/result';
 import { accountDecider } from '../../domain/account.decider';
-import { accountStream, emailStream, type AccountEvent, type PasswordChanged } from '../../domain/account.events';
+import {
+  accountStream,
+  emailStream,
+  type AccountEvent,
+  type PasswordChanged,
+} from '../../domain/account.events';
 import { hashPassword, passwordRefusal } from '../../domain/password';
 import { completeReset, linkNotValid, passwordResetsDecider } from '../../domain/password-reset.decider';
 import { passwordResetsStream } from '../../domain/password-reset.events';

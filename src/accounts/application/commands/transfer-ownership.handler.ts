@@ -13,6 +13,8 @@ export class TransferOwnershipHandler implements ICommandHandler<TransferOwnersh
   ) {}
 
   async execute({ accountId, memberId, actor }: TransferOwnership): Promise<void> {
-    await this.changes.decide(accountId, (a) => transferOwnership(a, { memberId, actor, now: this.clock.now() }));
+    await this.changes.decide(accountId, (a) =>
+      transferOwnership(a, { memberId, actor, now: this.clock.now() }),
+    );
   }
 }

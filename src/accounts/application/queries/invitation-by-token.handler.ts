@@ -18,9 +18,15 @@ export class InvitationByTokenHandler implements IQueryHandler<InvitationByToken
   async execute({ token }: InvitationByToken): Promise<InvitationSummary | null> {
     const parsed = parseInvitationToken(token);
     if (!parsed) return null;
-    const invitation = openInvitation(await this.changes.state(parsed.accountId), parsed.hash, this.clock.now());
+    const invitation = openInvitation(
+      await this.changes.state(parsed.accountId),
+      parsed.hash,
+      this.clock.now(),
+    );
     if (!invitation) return null;
-    const listed = (await this.accounts.invitations(parsed.accountId)).find((i) => i.id === invitation.invitationId);
+    const listed = (await this.accounts.invitations(parsed.accountId)).find(
+      (i) => i.id === invitation.invitationId,
+    );
     return {
       accountId: parsed.accountId,
       email: invitation.email,

@@ -9,6 +9,10 @@ export class SwitchableAccountsHandler implements IQueryHandler<SwitchableAccoun
   async execute({ email }: SwitchableAccounts): Promise<SwitchableAccount[]> {
     const memberships = await this.accounts.memberships(email);
     const owners = await Promise.all(memberships.map((m) => this.accounts.byId(m.accountId)));
-    return memberships.map((m, i) => ({ accountId: m.accountId, owner: owners[i]?.email ?? m.accountId, role: m.role }));
+    return memberships.map((m, i) => ({
+      accountId: m.accountId,
+      owner: owners[i]?.email ?? m.accountId,
+      role: m.role,
+    }));
   }
 }

@@ -12,7 +12,9 @@ export class ChooseAccountHandler implements ICommandHandler<ChooseAccount, void
   ) {}
 
   async execute({ session, accountId }: ChooseAccount): Promise<void> {
-    const membership = (await this.accounts.memberships(session.email)).find((m) => m.accountId === accountId);
+    const membership = (await this.accounts.memberships(session.email)).find(
+      (m) => m.accountId === accountId,
+    );
     if (!membership) throw notFound('account', 'account');
     await this.sessions.chooseAccount(session, membership.accountId, membership.memberId);
   }

@@ -41,12 +41,16 @@ export class SignInHandler implements ICommandHandler<SignIn, SignInOutcome> {
     }
     this.throttle.succeeded(attempt);
     // Their own account first (the one the login registered), else the first they joined.
-    const membership =
-      login.memberships.find((m) => m.accountId === login.loginId) ?? login.memberships[0];
+    const membership = login.memberships.find((m) => m.accountId === login.loginId) ?? login.memberships[0];
     if (!membership) return { outcome: 'no_account' };
     if (previous) await this.sessions.end(previous);
     const session = await this.sessions.start(
-      { accountId: membership.accountId, memberId: membership.memberId, loginId: login.loginId, email: login.email },
+      {
+        accountId: membership.accountId,
+        memberId: membership.memberId,
+        loginId: login.loginId,
+        email: login.email,
+      },
       address,
     );
     return { outcome: 'signed_in', session };
