@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
+import { AuditModule } from './audit/audit.module';
 import { AudiencesModule } from './audiences/audiences.module';
 import { BillingModule } from './billing/billing.module';
 import { ComplianceModule } from './compliance/compliance.module';
@@ -27,6 +28,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ConsoleModule,
     WebhooksModule,
     NotificationsModule,
+    AuditModule,
   ],
 })
 export class AppModule {}

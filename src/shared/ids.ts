@@ -17,7 +17,11 @@ export type IdPrefix =
   | 'con'
   | 'grp'
   | 'imp'
-  | 'tpl';
+  | 'tpl'
+  | 'usr'
+  | 'inv'
+  | 'mem'
+  | 'aud';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -31,14 +31,27 @@ export const accountsCreate: CliCommand = {
 
 export const keysMint: CliCommand = {
   name: 'keys:mint',
-  usage: 'keys:mint --email E --env test|live [--name N]',
-  options: ['email', 'env', 'name'],
+  usage:
+    'keys:mint --email E --env test|live [--name N] [--scope full|send|read] [--allowed-ips "203.0.113.7,198.51.100.0/24"]',
+  options: ['email', 'env', 'name', 'scope', 'allowed-ips'],
   async run(app, options) {
     const account = await accountByEmail(app, required(options, 'email'));
-    const minted = await app
-      .get(CommandBus)
-      .execute(new MintApiKey(account.id, environmentOption(options), options.name ?? ''));
-    return { output: { id: minted.id, key: minted.key, environment: minted.environment, name: minted.name } };
+    const minted = await app.get(CommandBus).execute(
+      new MintApiKey(account.id, environmentOption(options), options.name ?? '', {
+        scope: options.scope,
+        allowedIps: options['allowed-ips'],
+      }),
+    );
+    return {
+      output: {
+        id: minted.id,
+        key: minted.key,
+        environment: minted.environment,
+        name: minted.name,
+        scope: minted.scope,
+        allowed_ips: minted.allowed_ips,
+      },
+    };
   },
 };
 

@@ -1,6 +1,7 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { Actor } from '../../shared/actor';
 import { csrfTokenMatches } from './csrf';
 import { VisitorBySession } from '../application/queries/visitor-by-session.query';
 import { readCookie } from './cookies';
@@ -91,6 +92,13 @@ export function signedIn(request: ConsoleRequest) {
     walletId,
     /** Who a send from this page is: the session's wallet, as an API key of it would be. */
     sender: { mode: 'wallet', walletId, accountId: request.consoleAccount.id, environment } as const,
+    /** Who acts, as the events that record an action (and the audit log) name them. */
+    actor: {
+      type: 'member',
+      id: request.consoleSession.memberId,
+      email: request.consoleSession.email,
+      ip: request.ip,
+    } as const satisfies Actor,
   };
 }
 

@@ -83,6 +83,22 @@ export function cookieOptions(
   };
 }
 
+/** A fresh session id at every sign-in (no fixation): the use case ended the old one, if any. */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  publicUrl: string,
+  session: ConsoleSession,
+): void {
+  const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
+  setCookie(
+    reply,
+    cookieName(SESSION_COOKIE, request, publicUrl),
+    session.id,
+    cookieOptions(request, publicUrl, maxAgeSeconds),
+  );
+}
+
 /**
  * The CSRF token to put in this page's forms: the session's when signed in, else the
  * pre-session cookie's (created here when the visitor has none yet).
@@ -146,7 +162,16 @@ export function layoutModel(request: ConsoleRequest, reply: FastifyReply, public
   return {
     nav: '',
     refreshSeconds: null,
-    account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
+    // Who is signed in (one person may belong to several accounts), and the account they are in.
+    account:
+      request.consoleAccount && request.consoleSession
+        ? {
+            email: request.consoleSession.email,
+            id: request.consoleAccount.id,
+            owner: request.consoleAccount.email,
+          }
+        : null,
+    accounts: [] as readonly { accountId: string; owner: string; role: string }[],
     environment: request.consoleSession?.environment ?? 'TEST',
     currentPath: request.url,
     role: role ?? null,

@@ -133,7 +133,7 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: MintKeyForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     const environment = field(body, 'environment');
     await this.page.submit(request, reply, body, {
       // Sent twice (a double click, a resubmitted page), the form mints one key.
@@ -146,7 +146,13 @@ export class ConsoleController {
             'Choose the TEST or LIVE environment.',
           );
         const minted = await this.commands.execute(
-          new MintApiKey(account.id, environment, field(body, 'name')),
+          new MintApiKey(
+            account.id,
+            environment,
+            field(body, 'name'),
+            { scope: field(body, 'scope') || 'full', allowedIps: field(body, 'allowed_ips') },
+            actor,
+          ),
         );
         this.page.putFlash(request, MINTED_KEY_SLOT, minted);
         return '/console/keys';
@@ -163,10 +169,10 @@ export class ConsoleController {
     @Param('id') id: string,
     @Body() body: OnceForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     await this.page.submit(request, reply, body, {
       act: async () => {
-        await this.commands.execute(new RevokeApiKey(id, account.id));
+        await this.commands.execute(new RevokeApiKey(id, account.id, actor));
         return '/console/keys';
       },
     });
@@ -334,7 +340,7 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: BuyCreditsForm,
   ): Promise<void> {
-    const { account, walletId, environment } = signedIn(request);
+    const { account, walletId, environment, actor } = signedIn(request);
     const packageId = field(body, 'package_id');
     await this.page.submit(request, reply, body, {
       // The same use case as POST /v1/billing/checkout; the browser comes back to the console.
@@ -349,6 +355,7 @@ export class ConsoleController {
               successUrl: `${this.config.publicUrl}/console/billing/return`,
               cancelUrl: `${this.config.publicUrl}/console/billing`,
             },
+            actor,
           ),
         );
         return started.checkout_url;

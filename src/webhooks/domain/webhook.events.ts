@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { DomainEvent } from '../../shared/decider';
 
 /** The event types a webhook endpoint can subscribe to (API.md, Webhooks). */
@@ -35,10 +36,15 @@ export type WebhookEndpointCreated = DomainEvent<
     url: string;
     events: WebhookEventType[];
     secret: string;
+    /** Who created it (absent on endpoints from before actors were recorded). */
+    actor?: Actor;
     createdAt: string;
   }
 >;
-export type WebhookEndpointDeleted = DomainEvent<'WebhookEndpointDeleted', { deletedAt: string }>;
+export type WebhookEndpointDeleted = DomainEvent<
+  'WebhookEndpointDeleted',
+  { deletedAt: string; actor?: Actor }
+>;
 /** Failing continuously for the retry window: nothing more is delivered to it. */
 export type WebhookEndpointDisabled = DomainEvent<
   'WebhookEndpointDisabled',
