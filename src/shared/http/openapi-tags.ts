@@ -21,4 +21,5 @@ export const OPENAPI_TAGS: readonly { readonly name: string; readonly descriptio
     name: 'audiences',
     description: 'Contacts, groups, CSV imports of contacts, and message templates with placeholders.',
   },
+  { name: 'audit', description: "The account's audit log: who did what, from where." },
 ];
