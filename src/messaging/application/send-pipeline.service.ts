@@ -11,6 +11,7 @@ import {
 } from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
 import { err, ok, Result } from '../../shared/result';
+import { SECRET_BOX, SecretBox } from '../../shared/secret-box';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { SendInput, ValidSend, validateSend } from '../domain/message-input';
 import { acceptedEvent, MessageQueuedData, messageStream } from '../domain/message.events';
@@ -37,6 +38,11 @@ export interface SendOptions {
   readonly idempotencyKey?: string | null;
   /** The batch the message is sent in (recorded on it). */
   readonly batchId?: string;
+  /**
+   * A secret message (a one-time code): its text is recorded only sealed, and every read (events'
+   * `body`, read models, webhooks, /v1/messages, the console) shows `displayText` instead.
+   */
+  readonly secret?: { readonly displayText: string };
 }
 
 export interface SendOutcome {
@@ -76,6 +82,7 @@ export class SendPipeline {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly testQuota: TestSendQuota,
     private readonly compliance: ComplianceGate,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
   ) {}
 
   /** Everything a send checks before it touches anything: the 400s, in API.md's order. */
@@ -189,6 +196,9 @@ export class SendPipeline {
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
+    if (options.secret) {
+      return { ...data, body: options.secret.displayText, sealedBody: this.secrets.seal(valid.message) };
+    }
     return options.batchId ? { ...data, batchId: options.batchId } : data;
   }
 
