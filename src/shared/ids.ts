@@ -1,7 +1,7 @@
 import { randomFillSync } from 'node:crypto';
 
 /** Every public identifier is a prefixed string (API.md). */
-export type IdPrefix = 'acct' | 'wal' | 'key' | 'msg' | 'chk' | 'req' | 'we' | 'evt' | 'ses' | 'pay' | 'bat' | 'in';
+export type IdPrefix = 'acct' | 'wal' | 'key' | 'msg' | 'chk' | 'req' | 'we' | 'evt' | 'ses' | 'pay' | 'bat' | 'in' | 'ver';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 
