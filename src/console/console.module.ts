@@ -1,6 +1,7 @@
 import { CompletePasswordResetHandler } from './application/commands/complete-password-reset.handler';
 import { ConsolePasswordResetController } from './http/console-password-reset.controller';
 import { ConsoleWalletCareController } from './http/console-wallet-care.controller';
+import { ConsoleVerificationsController } from './http/console-verifications.controller';
 import { PasswordResetThrottle } from './http/password-reset-throttle';
 import { Module } from '@nestjs/common';
 import { BillingModule } from '../billing/billing.module';
@@ -42,6 +43,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleComplianceController,
     ConsolePasswordResetController,
     ConsoleWalletCareController,
+    ConsoleVerificationsController,
     TryController,
   ],
   providers: [

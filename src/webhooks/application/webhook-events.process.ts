@@ -17,6 +17,9 @@ import {
   toApiMessage,
 } from '../../messaging/projections/messages.projection';
 import { fold } from '../../shared/decider';
+import { isVerification, verificationDecider } from '../../verify/domain/verification.decider';
+import { VERIFICATION_STREAM_PREFIX, type VerificationEvent } from '../../verify/domain/verification.events';
+import { toApiVerification } from '../../verify/domain/verification-object';
 import { LowBalanceAlerted, WALLET_CARE_STREAM_PREFIX } from '../../wallet/domain/wallet-care.events';
 import { base62 } from '../../shared/ids';
 import { RecentlyUsed } from '../../shared/recently-used';
@@ -40,6 +43,13 @@ const PM_ENDPOINTS = 'webhook-pm-endpoints';
 interface PmWallet {
   readonly endpoints: readonly { readonly id: string; readonly events: readonly WebhookEventType[] }[];
 }
+
+/** A verification's final facts that merchants hear of (a cancel is their own doing). */
+const VERIFICATION_TYPES: Record<string, WebhookEventType> = {
+  VerificationApproved: 'verification.approved',
+  VerificationFailed: 'verification.failed',
+  VerificationExpired: 'verification.expired',
+};
 
 const MESSAGE_TYPES: Record<string, WebhookEventType> = {
   MessageScheduled: 'message.scheduled',
@@ -92,6 +102,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         CHECKOUT_STREAM_PREFIX,
         INBOUND_STREAM_PREFIX,
         WALLET_CARE_STREAM_PREFIX,
+        VERIFICATION_STREAM_PREFIX,
         WEBHOOK_ENDPOINT_STREAM_PREFIX,
       ],
       eventTypes: [
@@ -100,6 +111,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         'CheckoutSucceeded',
         'InboundMessageReceived',
         'LowBalanceAlerted',
+        ...Object.keys(VERIFICATION_TYPES),
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
         'WebhookEndpointDisabled',
@@ -131,7 +143,9 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
       if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
       const built = recorded.streamId.startsWith(CHECKOUT_STREAM_PREFIX)
         ? await checkoutEvent(history, recorded)
-        : await messageEvent(history, recorded);
+        : recorded.streamId.startsWith(VERIFICATION_STREAM_PREFIX)
+          ? verificationEvent(history, recorded)
+          : await messageEvent(history, recorded);
       if (!built || !(await hasEndpoints(built.walletId, view))) return;
       await record(built);
 
@@ -200,6 +214,22 @@ function balanceLowEvent(recorded: RecordedEvent): BuiltEvent {
       sms_left: data.smsLeft,
       threshold: data.threshold,
     }),
+  };
+}
+
+/**
+ * `verification.approved`, `.failed`, `.expired`: the verification object as it read when the
+ * fact was recorded (never a code: the object has none). A verification's states: pending (1),
+ * then its end (2).
+ */
+function verificationEvent(history: readonly RecordedEvent[], recorded: RecordedEvent): BuiltEvent | null {
+  const type = VERIFICATION_TYPES[recorded.type];
+  const state = fold(verificationDecider, history as unknown as VerificationEvent[]);
+  if (!type || !isVerification(state)) return null;
+  return {
+    walletId: state.walletId,
+    subject: state.verificationId,
+    event: eventObject(recorded, type, 2, toApiVerification(state, recorded.recordedAt)),
   };
 }
 
