@@ -1,5 +1,4 @@
 import { Inject, Module } from '@nestjs/common';
-import { MessagingModule } from '../messaging/messaging.module';
 import { ProjectionsService } from '../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../shared/read-store/read-store.port';
 import { SECRET_BOX, SecretBox } from '../shared/secret-box';
@@ -32,7 +31,6 @@ const codesFactory = (options: VerifyOptions, box: SecretBox) =>
  * path, by messaging's query and command only; nothing in messaging knows this context.
  */
 @Module({
-  imports: [MessagingModule],
   controllers: [VerificationsHttpController],
   providers: [
     { provide: VERIFY_OPTIONS, useFactory: () => loadVerifyOptions() },
