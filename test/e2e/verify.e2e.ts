@@ -633,6 +633,11 @@ describe('Verify: LIVE, through a carrier', () => {
     expectError(refused, 402, 'insufficient_credit');
     expect((await t.request('GET', '/v1/verifications', { key: m.liveKey })).body.data).toEqual([]);
     expect(mtn.received).toHaveLength(0);
+    // Its allowance under the fraud guard was given back: it counts towards no cap.
+    expect(await streamTypes(t, `verify-guard-${m.wallets.LIVE}`)).toEqual([
+      'VerificationAllowed',
+      'VerificationAllowanceReturned',
+    ]);
   });
 
   it('applies LIVE sender ID rules and needs a carrier connection', async () => {

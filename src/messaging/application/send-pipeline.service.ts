@@ -12,6 +12,7 @@ import {
 import { newId } from '../../shared/ids';
 import { err, ok, Result } from '../../shared/result';
 import { SECRET_BOX, SecretBox } from '../../shared/secret-box';
+import type { Alongside } from '../../wallet/application/wallet-command-queue';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { SendInput, ValidSend, validateSend } from '../domain/message-input';
 import { acceptedEvent, MessageQueuedData, messageStream } from '../domain/message.events';
@@ -43,6 +44,13 @@ export interface SendOptions {
    * `body`, read models, webhooks, /v1/messages, the console) shows `displayText` instead.
    */
   readonly secret?: { readonly displayText: string };
+  /**
+   * Another stream's append that belongs with this message (a verification's start): recorded in
+   * the same write as the reservation and the message, or not at all (a 402 records nothing).
+   * Where the store cannot write several streams at once it follows the reservation, like the
+   * message. Wallet sends only.
+   */
+  readonly alongside?: StreamAppend;
 }
 
 export interface SendOutcome {
@@ -156,7 +164,14 @@ export class SendPipeline {
     try {
       // The reservation and the message are one write: recorded together, or neither.
       const recorded =
-        ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
+        ctx.mode === 'wallet'
+          ? await this.reserve(
+              ctx.walletId,
+              messageId,
+              valid,
+              options.alongside ? [queued, options.alongside] : queued,
+            )
+          : false;
       if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
     } catch (error) {
       if (quotaWallet !== null) this.testQuota.giveBack(quotaWallet); // no new message
@@ -203,7 +218,7 @@ export class SendPipeline {
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */
-  private async reserve(walletId: string, messageId: string, valid: ValidSend, queued: StreamAppend) {
+  private async reserve(walletId: string, messageId: string, valid: ValidSend, queued: Alongside) {
     const reserved = await this.wallets.reserve(walletId, messageId, valid.credits, queued);
     if (!reserved.ok) throw reserved.error;
     return reserved.value.events.length > 0;

@@ -1,9 +1,12 @@
 import { Injectable } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { SendSecretMessage } from '../../messaging/application/commands/send-secret-message.command';
+import {
+  SendSecretMessage,
+  SentSecretMessage,
+} from '../../messaging/application/commands/send-secret-message.command';
 import { MessageQuote } from '../../messaging/application/queries/message-quote.query';
 import type { SendInput } from '../../messaging/domain/message-input';
-import { InsufficientCredit } from '../../wallet/domain/wallet.decider';
+import type { StreamAppend } from '../../shared/event-store/event-store.port';
 import { maskedText, renderCode } from '../domain/verification-input';
 import type { VerifyCaller } from './verification-caller';
 
@@ -36,21 +39,29 @@ export class VerificationSms {
   }
 
   /**
-   * Everything a send would refuse, before anything is recorded: messaging's 400s and 422s (the
-   * number, routing, LIVE sender ID rules, a carrier connection), and 402 when sms_left does not
-   * cover it. Answers the number as routed and the credits the SMS reserves.
+   * Everything a send would refuse before it touches the wallet, before anything is recorded:
+   * messaging's 400s and 422s (the number, routing, LIVE sender ID rules, a carrier connection).
+   * Answers the number as routed and the credits the SMS reserves. Credit itself is the send's to
+   * decide (a 402 there records nothing): a read model's balance may lag a purchase just made.
    */
   async precheck(caller: VerifyCaller, sms: CodeSms): Promise<{ to: string; credits: number }> {
-    const quote = await this.queries.execute(new MessageQuote(walletContext(caller), sms.input));
-    if (!quote.sendable)
-      throw new InsufficientCredit(quote.sms_left, quote.credits, 'The verification’s SMS');
+    const quote = await this.queries.execute(new MessageQuote(walletContext(caller), sms.input, false));
     return { to: quote.to, credits: quote.credits };
   }
 
-  /** Reserves and queues the SMS under its derived message id (safe to run again with it). */
-  async send(caller: VerifyCaller, sms: CodeSms, messageId: string): Promise<void> {
-    await this.commands.execute(
-      new SendSecretMessage(walletContext(caller), sms.input, sms.displayText, messageId),
+  /**
+   * Reserves and queues the SMS under its derived message id, with the verification's own append
+   * in the same write (or neither: a 402 records nothing). `created` is false when a message with
+   * that id was there already: another request recorded this send, and `fact` was not written.
+   */
+  send(
+    caller: VerifyCaller,
+    sms: CodeSms,
+    messageId: string,
+    fact: StreamAppend,
+  ): Promise<SentSecretMessage> {
+    return this.commands.execute(
+      new SendSecretMessage(walletContext(caller), sms.input, sms.displayText, messageId, fact),
     );
   }
 }

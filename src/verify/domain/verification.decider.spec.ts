@@ -1,7 +1,6 @@
 import type { DomainError } from '../../shared/domain-error';
 import { err, ok } from '../../shared/result';
 import {
-  abandon,
   cancel,
   check,
   checksLeft,
@@ -104,7 +103,7 @@ describe('verification decider', () => {
       const approved = given(started, { type: 'VerificationApproved', data: { at: iso(1) } });
       const canceled = given(started, {
         type: 'VerificationCanceled',
-        data: { reason: 'canceled', at: iso(1) },
+        data: { at: iso(1) },
       });
       expect(checkWith('hash-of-first-code', 2, approved)).toEqual(refused('verification_closed'));
       expect(checkWith('hash-of-first-code', 2, canceled)).toEqual(refused('verification_closed'));
@@ -200,36 +199,17 @@ describe('verification decider', () => {
   describe('cancel', () => {
     it('cancels a pending verification', () => {
       expect(cancel(given(started), { scope, now: at(MINUTE) })).toEqual(
-        ok([{ type: 'VerificationCanceled', data: { reason: 'canceled', at: iso(MINUTE) } }]),
+        ok([{ type: 'VerificationCanceled', data: { at: iso(MINUTE) } }]),
       );
     });
 
     it('refuses a final or expired one', () => {
       const canceled = given(started, {
         type: 'VerificationCanceled',
-        data: { reason: 'canceled', at: iso(1) },
+        data: { at: iso(1) },
       });
       expect(cancel(canceled, { scope, now: at(MINUTE) })).toEqual(refused('verification_closed'));
       expect(cancel(given(started), { scope, now: at(10 * MINUTE) })).toEqual(refused('verification_closed'));
-    });
-  });
-
-  describe('abandon', () => {
-    it('ends a pending verification whose SMS was refused as canceled, not sent', () => {
-      const decided = abandon(given(started), { now: at(1) });
-      expect(decided).toEqual(
-        ok([{ type: 'VerificationCanceled', data: { reason: 'not_sent', at: iso(1) } }]),
-      );
-      expect(given(started, ...(decided.ok ? decided.value : []))).toMatchObject({
-        status: 'canceled',
-        canceledReason: 'not_sent',
-      });
-    });
-
-    it('leaves anything but a pending verification alone', () => {
-      expect(abandon(given(), { now: at(1) })).toEqual(ok([]));
-      const approved = given(started, { type: 'VerificationApproved', data: { at: iso(1) } });
-      expect(abandon(approved, { now: at(2) })).toEqual(ok([]));
     });
   });
 

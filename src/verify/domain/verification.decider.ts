@@ -32,7 +32,6 @@ export type Verification = Omit<VerificationStartedData, 'codeHash' | 'messageId
   readonly approvedAt: string | null;
   /** When it became final (as recorded), null while pending. */
   readonly endedAt: string | null;
-  readonly canceledReason: 'canceled' | 'not_sent' | null;
   /** Time of the latest recorded change. */
   readonly updatedAt: string;
 };
@@ -65,7 +64,6 @@ export function evolve(state: VerificationState, event: VerificationEvent): Veri
       checks: 0,
       approvedAt: null,
       endedAt: null,
-      canceledReason: null,
       updatedAt: started.createdAt,
     };
   }
@@ -92,7 +90,7 @@ export function evolve(state: VerificationState, event: VerificationEvent): Veri
     case 'VerificationExpired':
       return ended(v, 'expired', event.data.at);
     case 'VerificationCanceled':
-      return { ...ended(v, 'canceled', event.data.at), canceledReason: event.data.reason };
+      return ended(v, 'canceled', event.data.at);
     default:
       return v;
   }
@@ -240,16 +238,7 @@ export function cancel(state: VerificationState, cmd: { scope: Scope; now: Date 
   if (!found.ok) return found;
   const status = statusAt(found.value, cmd.now);
   if (status !== 'pending') return err(closed(status));
-  return ok([{ type: 'VerificationCanceled', data: { reason: 'canceled', at: cmd.now.toISOString() } }]);
-}
-
-/**
- * Its SMS was refused after it was started (a race for the last credits): it ends `canceled`
- * (reason `not_sent`), having cost nothing. Only while pending.
- */
-export function abandon(state: VerificationState, cmd: { now: Date }): Decision {
-  if (!isVerification(state) || state.status !== 'pending') return ok([]);
-  return ok([{ type: 'VerificationCanceled', data: { reason: 'not_sent', at: cmd.now.toISOString() } }]);
+  return ok([{ type: 'VerificationCanceled', data: { at: cmd.now.toISOString() } }]);
 }
 
 /** The expiry process: a pending verification at or past `expiresAt` is recorded expired; else nothing. */

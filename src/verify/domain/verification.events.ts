@@ -58,14 +58,8 @@ export type VerificationApprovedData = { readonly at: string };
 export type VerificationFailedData = { readonly at: string };
 /** Past `expiresAt` while pending, recorded by the expiry process (or the check that found it). */
 export type VerificationExpiredData = { readonly expiredAt: string; readonly at: string };
-/**
- * Ended before an answer: by the merchant (`canceled`), or because its SMS could not be sent
- * after all (`not_sent`, say a 402 in a race for the last credits; nothing was charged).
- */
-export type VerificationCanceledData = {
-  readonly reason: 'canceled' | 'not_sent';
-  readonly at: string;
-};
+/** Ended by the merchant before an answer: its code stops working. */
+export type VerificationCanceledData = { readonly at: string };
 
 export type VerificationEvent =
   | DomainEvent<'VerificationStarted', VerificationStartedData>

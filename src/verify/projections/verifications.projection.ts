@@ -278,9 +278,6 @@ export function verificationsProjection(reads: ReadStore): Projection {
           };
           view.delete(VERIFICATION_OPEN, id);
           await addToDay(view, current.walletId, current.day, status);
-          // Never sent: no reservation will settle it.
-          if (event.type === 'VerificationCanceled' && event.data.reason === 'not_sent')
-            untrack(view, set, current.messageIds[current.messageIds.length - 1]);
         }
       }
       view.put(VERIFICATIONS, id, next, listing(next));

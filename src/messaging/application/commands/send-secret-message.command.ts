@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { StreamAppend } from '../../../shared/event-store/event-store.port';
 import type { SendInput } from '../../domain/message-input';
 import type { ApiMessage } from '../../projections/messages.projection';
 import type { SendContext } from '../send-pipeline.service';
@@ -17,6 +18,9 @@ export interface SentSecretMessage {
  * `displayText`. Encoding, segments and credits are those of the real text in `input.message`.
  *
  * `messageId` is the caller's: running the command again with it accepts nothing twice.
+ * `alongside` is the caller's own append that belongs with the message (a verification's start):
+ * written in the same write as the reservation and the message, or not at all; a stream of it
+ * that already exists refuses the send with the store's ConcurrencyError for that stream.
  */
 export class SendSecretMessage extends Command<SentSecretMessage> {
   constructor(
@@ -24,6 +28,7 @@ export class SendSecretMessage extends Command<SentSecretMessage> {
     readonly input: SendInput,
     readonly displayText: string,
     readonly messageId: string,
+    readonly alongside?: StreamAppend,
   ) {
     super();
   }

@@ -6,7 +6,13 @@ import { SendSecretMessage, SentSecretMessage } from './send-secret-message.comm
 export class SendSecretMessageHandler implements ICommandHandler<SendSecretMessage, SentSecretMessage> {
   constructor(private readonly pipeline: SendPipeline) {}
 
-  execute({ sender, input, displayText, messageId }: SendSecretMessage): Promise<SentSecretMessage> {
-    return this.pipeline.send(input, sender, { messageId, secret: { displayText } });
+  execute({
+    sender,
+    input,
+    displayText,
+    messageId,
+    alongside,
+  }: SendSecretMessage): Promise<SentSecretMessage> {
+    return this.pipeline.send(input, sender, { messageId, secret: { displayText }, alongside });
   }
 }

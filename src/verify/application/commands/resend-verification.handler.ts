@@ -2,7 +2,9 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../shared/clock';
 import { DomainError, notFound } from '../../../shared/domain-error';
+import { fold } from '../../../shared/decider';
 import { AggregateStore } from '../../../shared/event-store/aggregate-store';
+import { ConcurrencyError } from '../../../shared/event-store/event-store.port';
 import { DomainErrorWithHeaders } from '../../../shared/http/error-body';
 import { isIdOf } from '../../../shared/ids';
 import type { Result } from '../../../shared/result';
@@ -13,7 +15,6 @@ import {
   RetryLater,
   Verification,
   verificationDecider,
-  VerificationState,
 } from '../../domain/verification.decider';
 import { verificationStream } from '../../domain/verification.events';
 import { ApiVerification, toApiVerification, verificationMessageId } from '../../domain/verification-object';
@@ -23,8 +24,9 @@ import { VerificationSms } from '../verification-sms.service';
 import { ResendVerification } from './resend-verification.command';
 
 /**
- * Messaging's checks of the new SMS come first (nothing is recorded if it would be refused), then
- * the decision at the stream's revision (closed, too many sends, too soon), then the SMS.
+ * The decision (closed, too many sends, too soon), then messaging's checks of the new SMS, then
+ * one write: the SMS's reservation and message with VerificationCodeResent beside them, at the
+ * revision the resend was decided on (or nothing: a 402 records no resend).
  */
 /** A refusal of the decider as the API answers it: a 429 with its Retry-After. */
 function throwRefusal(decided: Result<unknown, DomainError>): void {
@@ -54,38 +56,56 @@ export class ResendVerificationHandler implements ICommandHandler<
   }: ResendVerification): Promise<VerificationAnswer<ApiVerification>> {
     if (!isIdOf('ver', verificationId)) throw notFound('verification', 'id');
     const stream = verificationStream(verificationId);
-    const { state } = await this.aggregates.state(stream, verificationDecider, { trustRemembered: false });
-    if (
-      !isVerification(state) ||
-      state.walletId !== caller.walletId ||
-      state.environment !== caller.environment
-    )
-      throw notFound('verification', 'id');
-    const code = this.codes.generate(state.codeLength);
-    const sms = this.sms.compose(state.to, state.senderId, state.template, code);
-    const now = this.clock.now();
-    const decide = (s: VerificationState, credits: number) => {
-      const send = isVerification(s) ? s.sends + 1 : 0;
-      return resend(s, {
-        scope: caller,
-        codeHash: this.codes.hash(verificationId, send, code),
-        messageId: verificationMessageId(verificationId, send),
-        credits,
-        now,
-        ...(caller.environment === 'TEST' ? { sealedTestCode: this.secrets.seal(code) } : {}),
+    let checked: { credits: number } | null = null;
+    for (let attempt = 1; ; attempt++) {
+      const { state, revision } = await this.aggregates.state(stream, verificationDecider, {
+        trustRemembered: false,
       });
-    };
-    // Its own refusals first (closed, too many sends, too soon), then what the SMS would meet.
-    throwRefusal(decide(state, 0));
-    const { credits } = await this.sms.precheck(caller, sms);
-    const decided = await this.aggregates.handle(stream, verificationDecider, (s) => decide(s, credits));
-    throwRefusal(decided);
-    const resent = decided.ok ? (decided.value.state as Verification) : state;
-    await this.sms.send(caller, sms, verificationMessageId(verificationId, resent.sends));
-    return {
-      verification: toApiVerification(resent, now),
-      testCode: caller.environment === 'TEST' ? code : null,
-      replayed: false,
-    };
+      if (
+        !isVerification(state) ||
+        state.walletId !== caller.walletId ||
+        state.environment !== caller.environment
+      )
+        throw notFound('verification', 'id');
+      const code = this.codes.generate(state.codeLength);
+      const sms = this.sms.compose(state.to, state.senderId, state.template, code);
+      const send = state.sends + 1;
+      const decide = (credits: number) =>
+        resend(state, {
+          scope: caller,
+          codeHash: this.codes.hash(verificationId, send, code),
+          messageId: verificationMessageId(verificationId, send),
+          credits,
+          now: this.clock.now(),
+          ...(caller.environment === 'TEST' ? { sealedTestCode: this.secrets.seal(code) } : {}),
+        });
+      // Its own refusals first (closed, too many sends, too soon), then what the SMS would meet.
+      throwRefusal(decide(0));
+      checked ??= await this.sms.precheck(caller, sms);
+      const decided = decide(checked.credits);
+      throwRefusal(decided);
+      const events = decided.ok ? decided.value : [];
+      // The resend is recorded in the SMS's own write, at the revision it was decided on: a check
+      // or another resend in between makes it decide again.
+      let created = false;
+      try {
+        const fact = { streamId: stream, events, expected: revision };
+        created = (await this.sms.send(caller, sms, verificationMessageId(verificationId, send), fact))
+          .created;
+      } catch (error) {
+        if (!(error instanceof ConcurrencyError) || error.streamId !== stream) throw error;
+      }
+      if (created) {
+        const resent = fold(verificationDecider, events, state) as Verification;
+        this.aggregates.remember(stream, verificationDecider, { state: resent, revision: revision + 1n });
+        return {
+          verification: toApiVerification(resent, this.clock.now()),
+          testCode: caller.environment === 'TEST' ? code : null,
+          replayed: false,
+        };
+      }
+      if (attempt >= 5)
+        throw new DomainError('conflict', 'verification_busy', 'The verification changed meanwhile; retry');
+    }
   }
 }

@@ -2,14 +2,16 @@ import { Inject } from '@nestjs/common';
 import { CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { CLOCK, Clock } from '../../../shared/clock';
 import { DomainError } from '../../../shared/domain-error';
+import { fold } from '../../../shared/decider';
 import { AggregateStore } from '../../../shared/event-store/aggregate-store';
+import { ConcurrencyError } from '../../../shared/event-store/event-store.port';
 import { DomainErrorWithHeaders } from '../../../shared/http/error-body';
 import { newId } from '../../../shared/ids';
 import { VerifyMetrics } from '../../../shared/metrics/verify.metrics';
 import { unwrap } from '../../../shared/result';
 import { SECRET_BOX, SecretBox } from '../../../shared/secret-box';
 import {
-  abandon,
+  initialState,
   isVerification,
   start,
   Verification,
@@ -47,9 +49,9 @@ const tooMany = (retryAfterSeconds: number, limit: string) =>
 
 /**
  * In order: the verification's own fields (400s), the key's earlier answer if any, messaging's
- * checks of the SMS (400s, 422s, 402), the fraud guard (429), then the record (with the code's
- * keyed hash) before the SMS goes out: a crash in between leaves a verification that was never
- * sent and costs nothing, never an SMS whose code nobody can check.
+ * checks of the SMS (400s, 422s, 402), the fraud guard (429), then one write: the SMS's
+ * reservation and message with VerificationStarted (the code's keyed hash) beside them, so there
+ * is never an SMS whose code nobody can check, nor a verification whose SMS was refused.
  */
 @CommandHandler(StartVerification)
 export class StartVerificationHandler implements ICommandHandler<
@@ -114,30 +116,44 @@ export class StartVerificationHandler implements ICommandHandler<
       ...(caller.environment === 'TEST' ? { sealedTestCode: this.secrets.seal(code) } : {}),
     };
     const stream = verificationStream(verificationId);
-    const started = unwrap(await this.aggregates.handle(stream, verificationDecider, (s) => start(s, data)));
-    if (started.events.length === 0 && isVerification(started.state)) {
-      // Another request with the same key started it first: its answer is this one's too.
-      return this.replay(started.state, requestHash);
-    }
+    const events = unwrap(start(initialState(), data));
+    let created: boolean;
     try {
-      await this.sms.send(caller, sms, messageId);
+      // The start is recorded in the SMS's own write (with its reservation and message), or not at all.
+      created = (
+        await this.sms.send(caller, sms, messageId, { streamId: stream, events, expected: 'no_stream' })
+      ).created;
     } catch (error) {
-      if (error instanceof DomainError) {
-        // Refused after all (the last credits went to another send meanwhile): nothing was sent.
-        await this.aggregates.handle(stream, verificationDecider, (s) =>
-          abandon(s, { now: this.clock.now() }),
-        );
-        await this.guard.giveBack(caller.walletId, verificationId);
+      if (error instanceof ConcurrencyError && error.streamId === stream) created = false;
+      else {
+        // Refused after all (the last credits went to another send meanwhile): nothing was recorded.
+        if (error instanceof DomainError) await this.guard.giveBack(caller.walletId, verificationId);
+        throw error;
       }
-      throw error;
     }
+    if (!created) return this.replay(await this.startedBy(stream), requestHash);
+    const state = fold(verificationDecider, events) as Verification;
+    this.aggregates.remember(stream, verificationDecider, { state, revision: 0n });
     this.metrics.startedOne(caller.environment);
-    const verification = started.state as Verification;
     return {
-      verification: toApiVerification(verification, now),
+      verification: toApiVerification(state, now),
       testCode: caller.environment === 'TEST' ? code : null,
       replayed: false,
     };
+  }
+
+  /** The verification another request with the same key started (it won the race to record it). */
+  private async startedBy(stream: string): Promise<Verification> {
+    const { state } = await this.aggregates.state(stream, verificationDecider, { trustRemembered: false });
+    if (!isVerification(state)) {
+      throw new DomainError(
+        'conflict',
+        'idempotency_request_in_progress',
+        'A request with this Idempotency-Key is still in progress; retry shortly',
+        'Idempotency-Key',
+      );
+    }
+    return state;
   }
 
   /** The verification this key started within the last 24 h, if any (this period's id or the last one's). */
