@@ -4,7 +4,6 @@ import type { ReadStore } from '../../shared/read-store/read-store.port';
 import type { ReservationCaptured, ReservationReleased } from '../../wallet/domain/wallet.events';
 import type { VerificationStatus } from '../domain/verification.decider';
 import {
-  GUARD_EVENT_TYPES,
   GuardLimit,
   VERIFICATION_GUARD_STREAM_PREFIX,
   VerificationRefused,
@@ -169,7 +168,7 @@ export function verificationsProjection(reads: ReadStore): Projection {
       streamPrefixes: [VERIFICATION_STREAM_PREFIX, VERIFICATION_GUARD_STREAM_PREFIX, 'wallet-'],
       eventTypes: [
         ...VERIFICATION_EVENT_TYPES,
-        ...GUARD_EVENT_TYPES,
+        'VerificationRefused',
         'ReservationCaptured',
         'ReservationReleased',
       ],

@@ -82,7 +82,8 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
   const checkouts = checkoutsProjection(publicUrl);
   const histories = new SourceHistories(events, 5_000);
   const log = new WebhookEventLog(events, 10_000);
-  const wallets = new MessageWallets(events, 100_000);
+  const wallets = new StreamWallets(events, 100_000, isAcceptedEventType);
+  const verificationWallets = new StreamWallets(events, 20_000, (type) => type === 'VerificationStarted');
   /** Whether a wallet has enabled endpoints, as this process last applied it (PM_WALLETS). */
   const withEndpoints = new RecentlyUsed<string, boolean>(100_000);
   const hasEndpoints = async (walletId: string, view: ProjectionView) => {
@@ -111,6 +112,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         'CheckoutSucceeded',
         'InboundMessageReceived',
         'LowBalanceAlerted',
+        'VerificationStarted',
         ...Object.keys(VERIFICATION_TYPES),
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
@@ -130,6 +132,12 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         // Most wallets have no endpoint: their messages cost a look-up in memory and nothing more.
         const walletId = await wallets.of(recorded);
         if (!walletId || !(await hasEndpoints(walletId, view))) return;
+      }
+      if (recorded.streamId.startsWith(VERIFICATION_STREAM_PREFIX)) {
+        // The same for verifications: their start names the wallet, their end is an event.
+        const walletId = await verificationWallets.of(recorded);
+        if (recorded.type === 'VerificationStarted' || !walletId || !(await hasEndpoints(walletId, view)))
+          return;
       }
       if (recorded.streamId.startsWith(INBOUND_STREAM_PREFIX) || recorded.type === 'LowBalanceAlerted') {
         // An inbound message, a low balance: one fact each, no history to fold.
@@ -297,21 +305,23 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
 }
 
 /**
- * Each message's wallet, noted from its MessageQueued (or MessageScheduled) as it goes by; read from the stream's first
- * event for a message this process has not seen (after a restart, or pushed out by newer ones).
+ * Each stream's wallet, noted from the stream's first event as it goes by (a message's
+ * MessageQueued or MessageScheduled, a verification's VerificationStarted); read from that first
+ * event for a stream this process has not seen (after a restart, or pushed out by newer ones).
  */
-class MessageWallets {
+class StreamWallets {
   private readonly known: RecentlyUsed<string, string | null>;
 
   constructor(
     private readonly events: EventStore,
     capacity: number,
+    private readonly isFirst: (type: string) => boolean,
   ) {
     this.known = new RecentlyUsed(capacity);
   }
 
   async of(recorded: RecordedEvent): Promise<string | null> {
-    if (isAcceptedEventType(recorded.type)) {
+    if (this.isFirst(recorded.type)) {
       const walletId = (recorded.data as { walletId?: string }).walletId || null;
       this.known.set(recorded.streamId, walletId);
       return walletId;
@@ -319,9 +329,7 @@ class MessageWallets {
     if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
     const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
     const walletId =
-      first && isAcceptedEventType(first.type)
-        ? (first.data as { walletId?: string }).walletId || null
-        : null;
+      first && this.isFirst(first.type) ? (first.data as { walletId?: string }).walletId || null : null;
     this.known.set(recorded.streamId, walletId);
     return walletId;
   }
