@@ -228,6 +228,14 @@ async function seedMerchants(dataDir, count, credits) {
   return runJson([join(__dirname, 'seed.js'), String(count), String(credits)], { ...serverEnv(0, dataDir), DATA_DIR: dataDir });
 }
 
+/** How many of { from, to } (recorded_at times; `to` null when not delivered) were delivered, and after how long. */
+function deliveredAfter(pairs) {
+  const latencies = pairs.filter((p) => p.to).map((p) => Date.parse(p.to) - Date.parse(p.from));
+  latencies.sort((a, b) => a - b);
+  const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] : null);
+  return { delivered: latencies.length, p50_ms: pick(0.5), p99_ms: pick(0.99), max_ms: latencies.at(-1) ?? null };
+}
+
 /** Accept-to-DELIVERED from the store: MessageQueued.recorded_at to MessageDelivered.recorded_at. */
 function dlrLatencies(dataDir, afterPosition = 0) {
   const Database = require('better-sqlite3');
@@ -240,10 +248,7 @@ function dlrLatencies(dataDir, afterPosition = 0) {
           WHERE q.type = 'MessageQueued' AND q.position > ?`,
       )
       .all(afterPosition);
-    const latencies = rows.filter((r) => r.delivered).map((r) => Date.parse(r.delivered) - Date.parse(r.queued));
-    latencies.sort((a, b) => a - b);
-    const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] : null);
-    return { messages: rows.length, delivered: latencies.length, p50_ms: pick(0.5), p99_ms: pick(0.99), max_ms: latencies.at(-1) ?? null };
+    return { messages: rows.length, ...deliveredAfter(rows.map((r) => ({ from: r.queued, to: r.delivered }))) };
   } finally {
     db.close();
   }
@@ -480,10 +485,7 @@ function verifyLatencies(dataDir, afterPosition) {
           WHERE v.type = 'VerificationStarted' AND v.position > ?`,
       )
       .all(afterPosition);
-    const latencies = rows.filter((r) => r.delivered).map((r) => Date.parse(r.delivered) - Date.parse(r.started));
-    latencies.sort((a, b) => a - b);
-    const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] : null);
-    return { verifications: rows.length, delivered: latencies.length, p50_ms: pick(0.5), p99_ms: pick(0.99), max_ms: latencies.at(-1) ?? null };
+    return { verifications: rows.length, ...deliveredAfter(rows.map((r) => ({ from: r.started, to: r.delivered }))) };
   } finally {
     db.close();
   }

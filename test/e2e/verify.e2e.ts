@@ -39,6 +39,17 @@ function expectRetryAfter(response: TestResponse, atLeast: number, atMost: numbe
   return seconds;
 }
 
+/** Webhook deliveries within moments, retried quickly. */
+const FAST_WEBHOOKS: WebhookOptions = {
+  retry: { baseMs: 50, maxMs: 1000, windowMs: 60_000 },
+  timeoutMs: 3000,
+  pollMs: 25,
+  perEndpointConcurrency: 4,
+  perWalletConcurrency: 16,
+  totalConcurrency: 64,
+  maxEndpointsPerWallet: 16,
+};
+
 /** The events of a stream, read from the log (what the record says, not a read model). */
 const streamTypes = async (t: TestApp, stream: string) =>
   (await t.app.get<EventStore>(EVENT_STORE).readStream(stream)).map((e) => e.type);
@@ -65,15 +76,7 @@ describe('Verify: one-time codes over SMS (TEST)', () => {
             }),
           )
           .overrideProvider(WEBHOOK_OPTIONS)
-          .useValue({
-            retry: { baseMs: 50, maxMs: 1000, windowMs: 60_000 },
-            timeoutMs: 3000,
-            pollMs: 25,
-            perEndpointConcurrency: 4,
-            perWalletConcurrency: 16,
-            totalConcurrency: 64,
-            maxEndpointsPerWallet: 16,
-          } satisfies WebhookOptions),
+          .useValue(FAST_WEBHOOKS),
     });
     m = await createMerchant(t);
   });
@@ -477,19 +480,7 @@ describe('Verify: expiry and resends (TEST, on a clock the test moves)', () => {
         WEBHOOK_ALLOW_PRIVATE_ADDRESSES: 'true',
       },
       override: (b) =>
-        b
-          .overrideProvider(CLOCK)
-          .useValue(clock)
-          .overrideProvider(WEBHOOK_OPTIONS)
-          .useValue({
-            retry: { baseMs: 50, maxMs: 1000, windowMs: 60_000 },
-            timeoutMs: 3000,
-            pollMs: 25,
-            perEndpointConcurrency: 4,
-            perWalletConcurrency: 16,
-            totalConcurrency: 64,
-            maxEndpointsPerWallet: 16,
-          } satisfies WebhookOptions),
+        b.overrideProvider(CLOCK).useValue(clock).overrideProvider(WEBHOOK_OPTIONS).useValue(FAST_WEBHOOKS),
     });
     m = await createMerchant(t);
     await t.request('POST', '/v1/webhook_endpoints', {
