@@ -606,6 +606,21 @@ describe('Verify: expiry and resends (TEST, on a clock the test moves)', () => {
     clock.advance(3_300_000);
     expect((await create(t, fresh.testKey, { to: '+233201234567' })).status).toBe(200);
   });
+
+  it('keeps an Idempotency-Key for 24 hours, then takes it as new', async () => {
+    const fresh = await createMerchant(t);
+    const key = { 'idempotency-key': 'signup-1' };
+    const first = await create(t, fresh.testKey, { to: '+233241234590' }, key);
+    clock.advance(23 * 3_600_000);
+    const replay = await create(t, fresh.testKey, { to: '+233241234590' }, key);
+    expect(replay.headers.get('idempotent-replayed')).toBe('true');
+    expect(replay.body.id).toBe(first.body.id);
+    clock.advance(3_600_000);
+    const later = await create(t, fresh.testKey, { to: '+233241234590' }, key);
+    expect(later.status).toBe(200);
+    expect(later.headers.get('idempotent-replayed')).toBeNull();
+    expect(later.body.id).not.toBe(first.body.id);
+  });
 });
 
 describe('Verify: LIVE, through a carrier', () => {
