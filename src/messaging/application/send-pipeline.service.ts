@@ -211,10 +211,10 @@ export class SendPipeline {
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
-    if (options.secret) {
-      return { ...data, body: options.secret.displayText, sealedBody: this.secrets.seal(valid.message) };
-    }
-    return options.batchId ? { ...data, batchId: options.batchId } : data;
+    const shown = options.secret
+      ? { ...data, body: options.secret.displayText, sealedBody: this.secrets.seal(valid.message) }
+      : data;
+    return options.batchId ? { ...shown, batchId: options.batchId } : shown;
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */
