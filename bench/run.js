@@ -12,9 +12,9 @@
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
- * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor or batch (scenario 7, 8,
- * 2-4, 1b or 9, alone), BENCH_BATCHES (measured 1,000-item batches in scenario 9, 9),
- * BENCH_ONLY=imports (scenario 10 alone), BENCH_IMPORT_ROWS (rows of scenario 10's CSV, 100,000).
+  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch, imports or verify
+ * (scenario 7, 8, 2-4, 1b, 9, 10 or 11, alone), BENCH_BATCHES (measured 1,000-item batches in
+ * scenario 9, 9), BENCH_IMPORT_ROWS (rows of scenario 10's CSV, 100,000).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -47,10 +47,11 @@ const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
  * scenarios 2-4 alone (their ratios then have no baseline); BENCH_ONLY=floor runs scenario 1b
- * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=imports runs scenario 10 alone.
+  * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=imports runs scenario 10 alone;
+ * BENCH_ONLY=verify runs scenario 11 alone.
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch', 'imports'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch or imports`);
+if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports or verify`);
 if (!(IMPORT_ROWS >= 1 && IMPORT_ROWS <= 200_000)) throw new Error(`BENCH_IMPORT_ROWS=${process.env.BENCH_IMPORT_ROWS}: expected 1 to 200,000 rows`);
 if (!(BATCHES >= 1)) throw new Error(`BENCH_BATCHES=${process.env.BENCH_BATCHES}: expected a number of batches, at least 1`);
 const runs = (name) => !ONLY || ONLY === name;
@@ -69,6 +70,9 @@ const TARGETS = {
   rssMb: 300,
   batchAnswerMs: 1000,
   importSeconds: 30,
+  verifyCreateP99Ms: 10,
+  verifyCheckP99Ms: 5,
+  verifyDeliveredP99Ms: 40,
 };
 
 const tmpRoot = mkdtempSync(join(tmpdir(), 'sms-wallet-bench-'));
@@ -230,6 +234,14 @@ async function seedMerchants(dataDir, count, credits) {
   return runJson([join(__dirname, 'seed.js'), String(count), String(credits)], { ...serverEnv(0, dataDir), DATA_DIR: dataDir });
 }
 
+/** How many of { from, to } (recorded_at times; `to` null when not delivered) were delivered, and after how long. */
+function deliveredAfter(pairs) {
+  const latencies = pairs.filter((p) => p.to).map((p) => Date.parse(p.to) - Date.parse(p.from));
+  latencies.sort((a, b) => a - b);
+  const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] : null);
+  return { delivered: latencies.length, p50_ms: pick(0.5), p99_ms: pick(0.99), max_ms: latencies.at(-1) ?? null };
+}
+
 /** Accept-to-DELIVERED from the store: MessageQueued.recorded_at to MessageDelivered.recorded_at. */
 function dlrLatencies(dataDir, afterPosition = 0) {
   const Database = require('better-sqlite3');
@@ -242,10 +254,7 @@ function dlrLatencies(dataDir, afterPosition = 0) {
           WHERE q.type = 'MessageQueued' AND q.position > ?`,
       )
       .all(afterPosition);
-    const latencies = rows.filter((r) => r.delivered).map((r) => Date.parse(r.delivered) - Date.parse(r.queued));
-    latencies.sort((a, b) => a - b);
-    const pick = (q) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))] : null);
-    return { messages: rows.length, delivered: latencies.length, p50_ms: pick(0.5), p99_ms: pick(0.99), max_ms: latencies.at(-1) ?? null };
+    return { messages: rows.length, ...deliveredAfter(rows.map((r) => ({ from: r.queued, to: r.delivered }))) };
   } finally {
     db.close();
   }
@@ -525,6 +534,60 @@ function contactImport() {
   });
 }
 
+/**
+ * Verify's create-to-DELIVERED from the store: VerificationStarted.recorded_at to the
+ * MessageDelivered of the SMS it names, per verification started after `afterPosition`.
+ */
+function verifyLatencies(dataDir, afterPosition) {
+  const Database = require('better-sqlite3');
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true });
+  try {
+    const rows = db
+      .prepare(
+        `SELECT v.recorded_at AS started, d.recorded_at AS delivered
+           FROM events v LEFT JOIN events d
+             ON d.stream_id = 'message-' || json_extract(v.data, '$.messageId') AND d.type = 'MessageDelivered'
+          WHERE v.type = 'VerificationStarted' AND v.position > ?`,
+      )
+      .all(afterPosition);
+    return { verifications: rows.length, ...deliveredAfter(rows.map((r) => ({ from: r.started, to: r.delivered }))) };
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * 11. Verify: a dedicated server with TEST_DLR_DELAY_MS=0 and 10 wallets (the fraud guard's range
+ * and wallet caps off: the load's numbers are distinct but share ranges), OTP_WARMUP seconds of
+ * creates as a warm-up, then DLR_RATE creates/s for DLR_SECONDS from 16 connections (client
+ * latency; create to DELIVERED from the store), then the same rate of checks of those codes
+ * (each approves its verification).
+ */
+function verify() {
+  const dataDir = join(tmpRoot, 'verify');
+  const env = { TEST_DLR_DELAY_MS: '0', VERIFY_LIMIT_PER_RANGE_PER_HOUR: '0', VERIFY_LIMIT_PER_WALLET_PER_HOUR: '0' };
+  return onOwnServer(dataDir, 10, env, async (server, keys) => {
+    log(`10 verify: ${OTP_WARMUP} s of warm-up, then ${DLR_RATE} creates/s for ${DLR_SECONDS} s, then as many checks at that rate, 16 connections, TEST_DLR_DELAY_MS=0`);
+    const paced = (request, seconds, extra = {}) => ({ url: server.url, mode: 'fixed', request, keys, connections: 16, rate: DLR_RATE, amount: DLR_RATE * seconds, ...extra });
+    const warm = await measure(server.child.pid, paced('verify-create', OTP_WARMUP, { collect: true }), { script: 'paced-load.js' });
+    await measure(server.child.pid, paced('verify-check', OTP_WARMUP, { checks: warm.collected }), { script: 'paced-load.js' });
+    await waitForSettlement(dataDir, warm.ok + 1, 30_000);
+    const after = logHead(dataDir);
+    const cpuBefore = treeCpuSeconds(server.child.pid);
+    const creates = await measure(server.child.pid, paced('verify-create', DLR_SECONDS, { collect: true }), { script: 'paced-load.js' });
+    const checks = creates.collected;
+    delete creates.collected;
+    delete warm.collected;
+    await waitForSettlement(dataDir, warm.ok + 1 + creates.ok, 30_000);
+    const checked = await measure(server.child.pid, paced('verify-check', DLR_SECONDS, { checks, amount: checks.length }), { script: 'paced-load.js' });
+    // Everything one verification costs the server: create, SMS to settlement, check, read models, webhooks' process.
+    await waitForSettlement(dataDir, warm.ok + 1 + creates.ok, 30_000);
+    const cpuAfter = treeCpuSeconds(server.child.pid);
+    const cpuMs = cpuBefore === null || cpuAfter === null || creates.ok === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1e5) / creates.ok) / 100;
+    return { rate: DLR_RATE, connections: 16, creates, checks: checked, cpu_ms_per_verification: cpuMs, ...verifyLatencies(dataDir, after) };
+  });
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -590,6 +653,7 @@ async function main() {
   if (runs('sustained') && process.env.BENCH_SKIP_SUSTAINED !== '1') s.sustained = await sustained();
   if (runs('batch')) s.batch = await batchSend();
   if (runs('imports')) s.imports = await contactImport();
+  if (runs('verify')) s.verify = await verify();
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -662,6 +726,17 @@ function evaluate(s, peakRssMb) {
       imp.first.seconds <= TARGETS.importSeconds && imp.first.peak_rss_mb <= TARGETS.rssMb && imp.first.created === imp.rows && imp.again.created === 0 && imp.again.updated === 0 && imp.group_contacts === imp.rows,
     );
   else add('CSV import completed', importTarget, null);
+  const v = s.verify;
+  const verifyTargets = [
+    ['verify create p99', `<= ${TARGETS.verifyCreateP99Ms} ms at ${DLR_RATE}/s, 0 errors`],
+    ['verify check p99', `<= ${TARGETS.verifyCheckP99Ms} ms at ${DLR_RATE}/s, 0 errors`],
+    ['verify create to DELIVERED p99', `<= ${TARGETS.verifyDeliveredP99Ms} ms, all delivered`],
+  ];
+  if (has(v)) {
+    add(...verifyTargets[0], `${v.creates.p99_ms} ms (p50 ${v.creates.p50_ms} ms), ${v.creates.errors} errors`, v.creates.p99_ms <= TARGETS.verifyCreateP99Ms && v.creates.errors === 0);
+    add(...verifyTargets[1], `${v.checks.p99_ms} ms (p50 ${v.checks.p50_ms} ms), ${v.checks.errors} errors`, v.checks.p99_ms <= TARGETS.verifyCheckP99Ms && v.checks.errors === 0);
+    add(...verifyTargets[2], v.p99_ms === null ? 'none delivered' : `${v.p99_ms} ms (p50 ${v.p50_ms} ms), ${v.delivered}/${v.verifications} delivered`, v.p99_ms !== null && v.p99_ms <= TARGETS.verifyDeliveredP99Ms && v.delivered === v.verifications);
+  } else for (const [name, target] of verifyTargets) add(name, target, null);
   add('server peak RSS (process tree)', `<= ${TARGETS.rssMb} MB`, `${peakRssMb} MB`, peakRssMb <= TARGETS.rssMb);
   return t;
 }
@@ -725,6 +800,14 @@ function print(results) {
     out.push(
       `10 import of ${imp.rows} rows (${imp.file_kb} KiB): accepted in ${imp.first.accepted_ms} ms, completed in ${imp.first.seconds} s (${imp.first.cpu_s} s of server CPU), peak RSS ${imp.first.peak_rss_mb} MB;` +
         ` the same file again: ${imp.again.seconds} s (${imp.again.cpu_s} s of CPU), created ${imp.again.created}, updated ${imp.again.updated}; the group lists ${imp.group_contacts}`,
+    );
+  }
+  const v = s.verify;
+  if (ok(v)) {
+    out.push(
+      `11 verify at ${v.rate}/s from ${v.connections} connections (TEST_DLR_DELAY_MS=0): create p50 ${v.creates.p50_ms} ms, p99 ${v.creates.p99_ms} ms, ${v.creates.errors} errors;` +
+        ` check p50 ${v.checks.p50_ms} ms, p99 ${v.checks.p99_ms} ms, ${v.checks.errors} errors; create to DELIVERED p50 ${v.p50_ms} ms, p99 ${v.p99_ms} ms, max ${v.max_ms} ms, ${v.delivered}/${v.verifications} delivered;` +
+        ` server CPU ${v.cpu_ms_per_verification} ms per verification (create, its SMS to settlement, a check)`,
     );
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');

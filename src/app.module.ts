@@ -10,6 +10,7 @@ import { MessagingModule } from './messaging/messaging.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { CoreModule } from './shared/core.module';
 import { MetricsModule } from './shared/metrics/metrics.module';
+import { VerifyModule } from './verify/verify.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -25,6 +26,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ComplianceModule,
     AudiencesModule,
     MessagingModule,
+    VerifyModule,
     ConsoleModule,
     WebhooksModule,
     NotificationsModule,

@@ -1,6 +1,7 @@
 import { CompletePasswordResetHandler } from './application/commands/complete-password-reset.handler';
 import { ConsolePasswordResetController } from './http/console-password-reset.controller';
 import { ConsoleWalletCareController } from './http/console-wallet-care.controller';
+import { ConsoleVerificationsController } from './http/console-verifications.controller';
 import { PasswordResetThrottle } from './http/password-reset-throttle';
 import { Module } from '@nestjs/common';
 import { ProjectionsService } from '../shared/projections/projections.service';
@@ -56,6 +57,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleMembersController,
     ConsoleInvitationsController,
     ConsoleAuditController,
+    ConsoleVerificationsController,
     TryController,
   ],
   providers: [

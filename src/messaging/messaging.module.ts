@@ -22,6 +22,7 @@ import { MessageReader } from './application/message-reader';
 import { AddRouteHandler } from './application/commands/add-route.handler';
 import { CancelMessageHandler } from './application/commands/cancel-message.handler';
 import { SendMessageHandler } from './application/commands/send-message.handler';
+import { SendSecretMessageHandler } from './application/commands/send-secret-message.handler';
 import { BatchByIdHandler } from './application/queries/batch-by-id.handler';
 import { BatchQuoteHandler } from './application/queries/batch-quote.handler';
 import { MessageByIdHandler } from './application/queries/message-by-id.handler';
@@ -72,6 +73,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     BatchSend,
     MessageReader,
     SendMessageHandler,
+    SendSecretMessageHandler,
     SendBatchHandler,
     AddRouteHandler,
     CancelMessageHandler,

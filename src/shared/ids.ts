@@ -21,7 +21,8 @@ export type IdPrefix =
   | 'usr'
   | 'inv'
   | 'mem'
-  | 'aud';
+  | 'aud'
+  | 'ver';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

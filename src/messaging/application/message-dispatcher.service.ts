@@ -8,6 +8,7 @@ import { InstanceLiveness } from '../../shared/instances/instance-liveness.servi
 import { type DispatchBacklog, MessageMetrics } from '../../shared/metrics/message.metrics';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { SECRET_BOX, SecretBox } from '../../shared/secret-box';
 import { partitionOf } from '../domain/dispatch-leases.decider';
 import {
   finishedBy,
@@ -95,6 +96,8 @@ export class MessageDispatcher {
     liveness?: InstanceLiveness,
     /** Asked again at dispatch (refusedSinceAccepted); absent in tests without compliance. */
     @Optional() private readonly compliance?: ComplianceGate,
+    /** Opens a secret message's sealed text; absent where a test sends no secret message. */
+    @Optional() @Inject(SECRET_BOX) private readonly secrets?: SecretBox,
   ) {
     this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
     this.leases = new DispatchLeaseKeeper(
@@ -329,6 +332,17 @@ export class MessageDispatcher {
     return refusal ? { outcome: 'rejected', errorCode: refusal.code, errorMessage: refusal.message } : null;
   }
 
+  /**
+   * What the carrier is handed. A secret message's text is opened here, the moment before the
+   * submission, and lives only in this call: the log, read models and logs hold it sealed or masked.
+   */
+  private outbound(message: Message): OutboundMessage {
+    const outbound = outboundOf(message);
+    if (message.sealedBody === undefined) return outbound;
+    if (!this.secrets) throw new Error('a secret message needs the SecretBox to be opened');
+    return { ...outbound, body: this.secrets.open(message.sealedBody) };
+  }
+
   private async submit(message: Message): Promise<SubmitResult> {
     const carrier = this.carriers.carrierFor(message.carrier, message.environment);
     if (!carrier) {
@@ -339,7 +353,7 @@ export class MessageDispatcher {
       };
     }
     try {
-      return await carrier.submit(outboundOf(message));
+      return await carrier.submit(this.outbound(message));
     } catch (error) {
       return {
         outcome: 'retry',

@@ -125,6 +125,8 @@ export class TestCarrierResume {
       const carrier = this.carriers.carrierFor(doc.carrier, 'TEST') as
         (Carrier & { resubmitIsSafe?: boolean; resubmit?: Carrier['submit'] }) | null;
       if (!carrier || carrier.resubmitIsSafe !== true) continue;
+      // Only receipts are re-scheduled (nothing is sent), so the read model's text will do: for a
+      // secret message it is the masked one, and the sealed text is never opened for this.
       await (carrier.resubmit ?? carrier.submit).call(carrier, {
         messageId: doc.id,
         to: doc.to,

@@ -25,6 +25,12 @@ export type MessageQueuedData = {
   readonly idempotencyKey: string | null;
   /** The batch (POST /v1/messages/batch) the message was sent in; absent for a single send. */
   readonly batchId?: string;
+  /**
+   * A secret message (a one-time code): its text sealed with the SecretBox (AES-256-GCM), opened
+   * only by the dispatcher to hand it to the carrier. `body` is then the masked display text that
+   * every read shows; encoding, segments and credits are those of the sealed text.
+   */
+  readonly sealedBody?: string;
 };
 
 /**

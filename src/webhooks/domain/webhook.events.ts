@@ -12,6 +12,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.received',
   'checkout.succeeded',
   'wallet.balance_low',
+  'verification.approved',
+  'verification.failed',
+  'verification.expired',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -91,8 +94,8 @@ export interface WebhookEventObject {
   readonly type: WebhookEventType;
   readonly created_at: string;
   /**
-   * Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound
-   * message and a low-balance alert have one (1).
+   * Counts the states of the one message (QUEUED = 1), checkout or verification (pending = 1); an
+   * inbound message and a low-balance alert have one (1).
    */
   readonly sequence: number;
   readonly data: Record<string, unknown>;
