@@ -45,6 +45,7 @@ const ROUTES: Record<string, Permission | typeof PUBLIC> = {
   'GET /console/contact-imports/:id': 'read',
   'GET /console/groups': 'read',
   'GET /console/templates': 'read',
+  'GET /console/verifications': 'read',
 
   'GET /console/send': 'send',
   'POST /console/send': 'send',
@@ -62,6 +63,8 @@ const ROUTES: Record<string, Permission | typeof PUBLIC> = {
   'POST /console/groups/:id/delete': 'send',
   'POST /console/templates': 'send',
   'POST /console/templates/:id/delete': 'send',
+  'POST /console/verifications': 'send',
+  'POST /console/verifications/:id/check': 'send',
 
   'POST /console/keys': 'develop',
   'POST /console/keys/:id/revoke': 'develop',

@@ -18,6 +18,10 @@ export const OPENAPI_TAGS: readonly { readonly name: string; readonly descriptio
   },
   { name: 'compliance', description: 'Sender IDs, inbound messages and opt-outs.' },
   {
+    name: 'verify',
+    description: 'One-time codes over SMS: start, check, resend and cancel a verification; paid only when delivered.',
+  },
+  {
     name: 'audiences',
     description: 'Contacts, groups, CSV imports of contacts, and message templates with placeholders.',
   },

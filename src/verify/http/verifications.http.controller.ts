@@ -42,7 +42,7 @@ const SMS_REFUSALS = [
   'carrier_unavailable',
 ];
 
-@ApiTags('verifications')
+@ApiTags('verify')
 @ApiBearerAuth()
 @UseGuards(ApiKeyGuard)
 @Controller('v1/verifications')
