@@ -1,4 +1,5 @@
 import { type Permission, type Role, ROLES, roleCan } from '../../src/accounts/domain/roles';
+import { CONSOLE_NAV } from '../../src/console/http/console-nav';
 import { ConsoleBrowser } from '../support/console-form';
 import { consoleRoutes } from '../support/console-routes';
 import { createMerchant, type Merchant } from '../support/merchant';
@@ -105,6 +106,11 @@ describe('Console: every route and form, for every role', () => {
     }
   });
   afterAll(() => t?.close());
+
+  it('shows each role the navigation entries it may open, and only those', () => {
+    for (const entry of CONSOLE_NAV)
+      expect({ [entry.href]: ROUTES[`GET ${entry.href}`] }).toEqual({ [entry.href]: entry.permission });
+  });
 
   it('knows what every console route needs, and every row is a route', () => {
     const served = consoleRoutes(t).map((r) => `${r.method} ${r.path}`);

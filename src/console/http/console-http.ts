@@ -12,6 +12,7 @@ import { describeCost, messageCost } from '../../messaging/domain/message-cost';
 import { formatCount } from '../../shared/money';
 import { formatDate, formatMonth, formatTime, label, plural, TIME_ZONE_NAME } from '../../shared/wording';
 import { Permission, Role, roleCan } from '../../accounts/domain/roles';
+import { navFor } from './console-nav';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -177,6 +178,7 @@ export function layoutModel(request: ConsoleRequest, reply: FastifyReply, public
     role: role ?? null,
     /** Whether the visitor's role may do this: the page hides what the server would refuse. */
     can: (permission: Permission) => (role ? roleCan(role, permission) : false),
+    navEntries: navFor(role),
     ...VIEW_HELPERS,
     csrf: csrfTokenForPage(request, reply, publicUrl),
   };
