@@ -48,6 +48,9 @@ interface Rebuilding {
   readonly onProgress: (progress: RebuildProgress) => void;
 }
 
+/** How often a rebuild that has not reached the log's head says what it waits for. */
+const REBUILD_STALL_REPORT_MS = 30_000;
+
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   /** A failed projection restarts from its checkpoint after this long. */
@@ -161,10 +164,20 @@ export class ProjectionRunner {
       await this.store.reset(projection.name, projection.collections);
     const head = await this.events.headPosition();
     this.rebuilding = onProgress ? { head, applied: 0, onProgress } : null;
+    // A replay that stops moving says which read models hold it back, instead of waiting in silence.
+    const watch = setInterval(() => {
+      const behind = [...this.running.values()]
+        .filter((r) => r.reached < head)
+        .map((r) => `${r.projection.name} at ${r.reached}${r.subscription ? '' : ' (not subscribed)'}`);
+      if (behind.length > 0)
+        (this.options.log ?? console.error)(`rebuild to position ${head} still waits for ${behind.join(', ')}`);
+    }, REBUILD_STALL_REPORT_MS);
+    watch.unref?.();
     try {
       await this.start();
       await this.waitFor(head, null, 24 * 60 * 60 * 1000);
     } finally {
+      clearInterval(watch);
       this.rebuilding = null;
     }
     if (!wasRunning) await this.stop();
