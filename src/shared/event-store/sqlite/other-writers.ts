@@ -28,8 +28,8 @@ export interface OtherWritersOptions {
  * within `restAfterMs`) or a look finds another writer's appends, the watch would hear every
  * commit, so it is put away and the log is looked at every `pollMs` instead, as every
  * subscription used to poll; `restAfterMs` after the last write the store rests again, setting
- * the watch before a last look so that no write falls between the two. Where the file cannot be
- * watched, resting is polling every `pollMs` as before.
+ * the watch before a last look (after the grace) so that no write falls between the two. Where
+ * the file cannot be watched, resting is polling every `pollMs` as before.
  */
 export class OtherWriters {
   private timer: NodeJS.Timeout | null = null;
@@ -38,8 +38,10 @@ export class OtherWriters {
   /** The last write heard of (epoch ms). */
   private lastWrite = 0;
   private canWatch: boolean;
-  /** At rest, a look is set for just after a write the watch heard. */
+  /** At rest, a look is set for just after a write the watch heard… */
   private lookSoon = false;
+  /** …and the watch heard another before it: one more look follows it. */
+  private heardAgain = false;
 
   constructor(
     private readonly options: OtherWritersOptions,
@@ -83,6 +85,7 @@ export class OtherWriters {
     if (!this.running || (this.timer && !this.watcher)) return;
     this.watcher?.close();
     this.watcher = null;
+    this.heardAgain = false;
     this.schedule(this.options.pollMs);
   }
 
@@ -105,12 +108,17 @@ export class OtherWriters {
     this.lookSoon = false;
     if (!this.running) return;
     if (this.look()) return this.busy(); // another writer is about: poll while it writes
+    if (this.watcher && this.heardAgain) {
+      this.heardAgain = false;
+      this.lookSoon = true;
+      return this.schedule(this.options.noticeGraceMs);
+    }
     if (this.watcher) return this.schedule(this.options.restPollMs); // the net under the watch
     if (Date.now() - this.lastWrite < this.options.restAfterMs || !this.rest())
       this.schedule(this.options.pollMs);
   }
 
-  /** Sets the watch, then looks once more (a write between the last look and the watch is seen now). */
+  /** Sets the watch, then looks once more (a write between the last look and the watch is seen then). */
   private rest(): boolean {
     if (!this.canWatch) return false;
     this.watcher = watchWal(
@@ -126,8 +134,10 @@ export class OtherWriters {
       this.canWatch = false; // cannot be watched here: poll as before
       return false;
     }
-    if (this.look()) this.busy();
-    else this.schedule(this.options.restPollMs);
+    // A commit whose frames were written just before the watch was set becomes visible a moment
+    // later: the first look at rest comes after the grace, as after a write heard.
+    this.lookSoon = true;
+    this.schedule(this.options.noticeGraceMs);
     return true;
   }
 
@@ -136,7 +146,11 @@ export class OtherWriters {
    * what the look finds, or writes this store is told of (written), end the rest.
    */
   private heard(): void {
-    if (!this.watcher || this.lookSoon) return;
+    if (!this.watcher) return;
+    if (this.lookSoon) {
+      this.heardAgain = true; // maybe a commit the look set for an earlier one is too early for
+      return;
+    }
     this.lookSoon = true;
     this.schedule(this.options.noticeGraceMs);
   }

@@ -59,12 +59,14 @@ describe('SqliteEventStore: other writers', () => {
     // No net within the test (an hour), so only the watch can tell of the other writer.
     const here = open({ pollIntervalMs: 20, restAfterMs: 50, restPollMs: 3_600_000 });
     const elsewhere = open();
+    const looks = countLooks(here);
     const logs = [follow(here), follow(here, { filter: { streamPrefixes: ['wallet-'] } })];
     await waitUntil(() => logs.every((log) => log.caughtUp.length > 0) && here.resting);
-
-    const looks = countLooks(here);
+    looks.mockClear();
     await new Promise((resolve) => setTimeout(resolve, 300));
-    expect(looks).not.toHaveBeenCalled(); // resting: nothing looks at the log
+    // Resting: nothing looks at the log but the one look that follows setting the watch (a write
+    // made just before it shows a moment later), where it polled every 20 ms before.
+    expect(looks.mock.calls.length).toBeLessThanOrEqual(1);
     expect(here.resting).toBe(true);
 
     const appended = await elsewhere.append('wallet-1', [event('Opened')], 'no_stream');
