@@ -15,7 +15,7 @@
  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch, idle or campaign
  * (scenario 7, 8, 2-4, 1b, 9, 10 or 10-11, alone), BENCH_BATCHES (measured 1,000-item batches in
  * scenario 9, 9), BENCH_IDLE_SECONDS (scenario 10's measured window, 20),
- * BENCH_IDLE_SETTLE_SECONDS (how long the fresh server is left alone before it, 10),
+ * BENCH_IDLE_SETTLE_SECONDS (how long the fresh server is left alone before it, 40),
  * BENCH_CAMPAIGN_BATCHES (scenario 11's batches of 1,000, 100).
  */
 const { spawn } = require('node:child_process');
@@ -45,7 +45,7 @@ const BATCHES = Number(process.env.BENCH_BATCHES ?? 9);
 const BATCH_ITEMS = 1000;
 /** Scenario 10: the idle server's measured window, after it was left alone this long. */
 const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
-const IDLE_SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 10);
+const IDLE_SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 40);
 /** Scenario 11: batches of BATCH_ITEMS, sent from CAMPAIGN_CONNECTIONS connections. */
 const CAMPAIGN_BATCHES = Number(process.env.BENCH_CAMPAIGN_BATCHES ?? 100);
 const CAMPAIGN_CONNECTIONS = 4;
@@ -425,6 +425,21 @@ async function floor() {
 }
 
 /**
+ * The body of the b-th batch of BATCH_ITEMS (scenarios 9 and 11): distinct MTN numbers from
+ * batch to batch, one segment each, about 51 KiB.
+ */
+function batchBody(b) {
+  return JSON.stringify({
+    sender_id: 'BenchShop',
+    type: 'transactional',
+    messages: Array.from({ length: BATCH_ITEMS }, (_, i) => ({
+      to: `+23324${String(1000000 + ((b * BATCH_ITEMS + i) % 9000000)).padStart(7, '0')}`,
+      message: `Your code is ${(b * BATCH_ITEMS + i) % 1000000}`,
+    })),
+  });
+}
+
+/**
  * 9. Batch send: POST /v1/messages/batch with 1,000 items (distinct MTN numbers, one segment
  * each) on its own server, one at a time; each waits for the previous batch's messages to be
  * settled (TEST_DLR_DELAY_MS=0), so every answer is timed on a server with no backlog. Reports
@@ -434,19 +449,10 @@ function batchSend() {
   const dataDir = join(tmpRoot, 'batch');
   return onOwnServer(dataDir, 1, { TEST_DLR_DELAY_MS: '0' }, async (server, keys) => {
     log(`9 batch: 1 warm-up + ${BATCHES} batches of ${BATCH_ITEMS} items, one at a time, each after the previous one settled`);
-    const body = (b) =>
-      JSON.stringify({
-        sender_id: 'BenchShop',
-        type: 'transactional',
-        messages: Array.from({ length: BATCH_ITEMS }, (_, i) => ({
-          to: `+23324${String(1000000 + ((b * BATCH_ITEMS + i) % 9000000)).padStart(7, '0')}`,
-          message: `Your code is ${(b * BATCH_ITEMS + i) % 1000000}`,
-        })),
-      });
     const timings = [];
     let settledMessages = 1; // the probe
     for (let b = 0; b <= BATCHES; b++) {
-      const payload = body(b);
+      const payload = batchBody(b);
       const started = process.hrtime.bigint();
       const response = await fetch(`${server.url}/v1/messages/batch`, {
         method: 'POST',
@@ -469,7 +475,7 @@ function batchSend() {
     return {
       items: BATCH_ITEMS,
       batches: BATCHES,
-      body_kb: Math.round(Buffer.byteLength(body(0)) / 1024),
+      body_kb: Math.round(Buffer.byteLength(batchBody(0)) / 1024),
       median_ms: round(median),
       min_ms: round(sorted[0]),
       max_ms: round(sorted[sorted.length - 1]),
@@ -480,31 +486,42 @@ function batchSend() {
 
 /**
  * 10. Idle: what the server costs doing nothing. Once its one probe send has settled, it is left
- * alone for IDLE_SETTLE_SECONDS (start-up's compiling and first collections die down), then the
- * CPU its process tree runs over IDLE_SECONDS, per second: the kernel's per-thread run times in
- * nanoseconds (/proc/.../schedstat), where the 10 ms ticks of utime and stime would blur a figure
- * of a few milliseconds a second.
+ * alone for IDLE_SETTLE_SECONDS: start-up's compiling and V8's heap-shrinking collections after it
+ * (the memory reducer's, some 10-40 s after start) die down. Then the CPU its process tree runs
+ * over IDLE_SECONDS, per second: the kernel's per-thread run times in nanoseconds
+ * (/proc/.../schedstat), where the 10 ms ticks of utime and stime would blur a figure of a few
+ * milliseconds a second. Each second's figure is kept too, so that a lone collection shows.
  */
 async function idleCpu(server, dataDir) {
   log(`10 idle: ${IDLE_SETTLE_SECONDS} s left alone after start-up, then ${IDLE_SECONDS} s measured`);
   if ((await waitForSettlement(dataDir, 1, 30_000)) === null) throw new Error('the probe send did not settle within 30 s');
   await sleep(IDLE_SETTLE_SECONDS * 1000);
+  const total = (threads) => [...threads.values()].reduce((sum, ns) => sum + ns, 0);
   const before = treeThreadRunNs(server.child.pid);
   const started = process.hrtime.bigint();
-  await sleep(IDLE_SECONDS * 1000);
+  const seconds = [];
+  let previous = total(before);
+  for (let i = 0; i < IDLE_SECONDS; i++) {
+    await sleep(1000);
+    const now = total(treeThreadRunNs(server.child.pid));
+    seconds.push(Math.round((now - previous) / 1e4) / 100);
+    previous = now;
+  }
   const after = treeThreadRunNs(server.child.pid);
-  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
   const perThread = {};
   let totalNs = 0;
   for (const [thread, ns] of after) {
     const ran = ns - (before.get(thread) ?? 0);
     totalNs += ran;
-    if (ran > 0) perThread[thread] = Math.round(ran / 1e4 / seconds) / 100;
+    if (ran > 0) perThread[thread] = Math.round(ran / 1e4 / elapsed) / 100;
   }
   return {
     settle_s: IDLE_SETTLE_SECONDS,
-    seconds: Math.round(seconds * 10) / 10,
-    cpu_ms_per_s: Math.round(totalNs / 1e4 / seconds) / 100,
+    seconds: Math.round(elapsed * 10) / 10,
+    cpu_ms_per_s: Math.round(totalNs / 1e4 / elapsed) / 100,
+    // ms of CPU in each second of the window (a start-up collection shows as one high second).
+    per_second: seconds,
     // By pid/tid, ms a second: the HTTP thread is the server's pid, the worker and checkpointer
     // threads and V8's and libuv's helpers are other tids of it.
     threads: perThread,
@@ -534,17 +551,8 @@ function campaign({ measureIdle }) {
     const http = require('node:http');
     const agent = new http.Agent({ keepAlive: true, maxSockets: CAMPAIGN_CONNECTIONS });
     const { hostname, port } = new URL(server.url);
-    const body = (b) =>
-      JSON.stringify({
-        sender_id: 'BenchShop',
-        type: 'transactional',
-        messages: Array.from({ length: BATCH_ITEMS }, (_, i) => ({
-          // 100,000 distinct numbers: 024 1000000 to 024 1099999 for the default 100 batches.
-          to: `+23324${String(1000000 + ((b * BATCH_ITEMS + i) % 9000000)).padStart(7, '0')}`,
-          message: `Your code is ${(b * BATCH_ITEMS + i) % 1000000}`,
-        })),
-      });
-    const bodies = Array.from({ length: CAMPAIGN_BATCHES }, (_, b) => body(b));
+    // 100,000 distinct numbers: 024 1000000 to 024 1099999 for the default 100 batches.
+    const bodies = Array.from({ length: CAMPAIGN_BATCHES }, (_, b) => batchBody(b));
     const post = (payload) =>
       new Promise((resolve, reject) => {
         const request = http.request(
@@ -848,7 +856,11 @@ function print(results) {
     );
   }
   if (ok(s.idle)) {
-    out.push(`10 idle server (${s.idle.settle_s} s after start-up, measured over ${s.idle.seconds} s): ${s.idle.cpu_ms_per_s} ms of CPU a second (process tree)`);
+    const sorted = [...s.idle.per_second].sort((a, b) => a - b);
+    out.push(
+      `10 idle server (${s.idle.settle_s} s after start-up, measured over ${s.idle.seconds} s): ${s.idle.cpu_ms_per_s} ms of CPU a second (process tree);` +
+        ` seconds from ${sorted[0]} to ${sorted.at(-1)} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms`,
+    );
   }
   if (ok(c)) {
     out.push(

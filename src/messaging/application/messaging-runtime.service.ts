@@ -137,10 +137,11 @@ export class MessagingRuntime implements OnApplicationBootstrap, OnModuleDestroy
   /**
    * One run of a task at a time; a failure is logged and the next tick tries again. `again`: if
    * a run is under way, one more follows it (it may have looked before what calls for this one).
+   * Answers the task's NextDue when it gives one (nothing otherwise: look again after the interval).
    */
   private async guarded(
     name: string,
-    task: () => Promise<NextDue | unknown>,
+    task: () => Promise<unknown>,
     { again = false }: { again?: boolean } = {},
   ): Promise<NextDue> {
     if (!this.running) return undefined;
