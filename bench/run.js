@@ -12,16 +12,19 @@
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
-  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch, imports or verify
- * (scenario 7, 8, 2-4, 1b, 9, 10 or 11, alone), BENCH_BATCHES (measured 1,000-item batches in
- * scenario 9, 9), BENCH_IMPORT_ROWS (rows of scenario 10's CSV, 100,000).
+  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch, imports, verify, idle or
+ * campaign (scenario 7, 8, 2-4, 1b, 9, 10, 11, 12 or 12-13, alone), BENCH_BATCHES (measured
+ * 1,000-item batches in scenario 9, 9), BENCH_IMPORT_ROWS (rows of scenario 10's CSV, 100,000),
+ * BENCH_IDLE_SECONDS (scenario 12's measured window, 20), BENCH_IDLE_SETTLE_SECONDS (how long the
+ * fresh server is left alone before it, 40), BENCH_CAMPAIGN_BATCHES (scenario 13's batches of
+ * 1,000, 100).
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
 const net = require('node:net');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
-const { treeCpuSeconds, treeRssKb } = require('./proc-tree');
+const { treeCpuSeconds, treeRssKb, treeThreadRunNs } = require('./proc-tree');
 const { settlementCounter, noAcceptedEvents } = require('./settlement');
 
 const ROOT = join(__dirname, '..');
@@ -43,27 +46,41 @@ const BATCHES = Number(process.env.BENCH_BATCHES ?? 9);
 const BATCH_ITEMS = 1000;
 /** Rows of the CSV file scenario 10 imports (issue 32's target is for 100,000). */
 const IMPORT_ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 100_000);
+/** Scenario 10: the idle server's measured window, after it was left alone this long. */
+const IDLE_SECONDS = Number(process.env.BENCH_IDLE_SECONDS ?? 20);
+const IDLE_SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 40);
+/** Scenario 11: batches of BATCH_ITEMS, sent from CAMPAIGN_CONNECTIONS connections. */
+const CAMPAIGN_BATCHES = Number(process.env.BENCH_CAMPAIGN_BATCHES ?? 100);
+const CAMPAIGN_CONNECTIONS = 4;
 /**
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
  * scenarios 2-4 alone (their ratios then have no baseline); BENCH_ONLY=floor runs scenario 1b
   * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=imports runs scenario 10 alone;
- * BENCH_ONLY=verify runs scenario 11 alone.
+ * BENCH_ONLY=verify runs scenario 11 alone; BENCH_ONLY=idle runs scenario 12 alone and
+ * BENCH_ONLY=campaign scenarios 12 and 13 (the campaign's server is measured idle before it).
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports or verify`);
+const SCENARIOS = ['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify', 'idle', 'campaign'];
+if (ONLY && !SCENARIOS.includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports, verify, idle or campaign`);
 if (!(IMPORT_ROWS >= 1 && IMPORT_ROWS <= 200_000)) throw new Error(`BENCH_IMPORT_ROWS=${process.env.BENCH_IMPORT_ROWS}: expected 1 to 200,000 rows`);
 if (!(BATCHES >= 1)) throw new Error(`BENCH_BATCHES=${process.env.BENCH_BATCHES}: expected a number of batches, at least 1`);
+if (!(IDLE_SECONDS >= 1)) throw new Error(`BENCH_IDLE_SECONDS=${process.env.BENCH_IDLE_SECONDS}: expected a number of seconds, at least 1`);
+if (!(IDLE_SETTLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SETTLE_SECONDS=${process.env.BENCH_IDLE_SETTLE_SECONDS}: expected a number of seconds`);
+if (!(CAMPAIGN_BATCHES >= 1)) throw new Error(`BENCH_CAMPAIGN_BATCHES=${process.env.BENCH_CAMPAIGN_BATCHES}: expected a number of batches, at least 1`);
 const runs = (name) => !ONLY || ONLY === name;
 if (!(SUSTAINED_SECONDS >= 1)) throw new Error(`BENCH_SUSTAINED_SECONDS=${process.env.BENCH_SUSTAINED_SECONDS}: expected a number of seconds, at least 1`);
 
+/** Issue 34's targets: throughput stated as ratios of what the same run measures (scenarios 1 and 1b). */
 const TARGETS = {
   sustainedVsBaseline: 0.15,
-  burstVsBaseline: 0.25,
-  burstP99Ms: 40,
+  burstVsFloor: 0.6,
+  burstP99VsFloor: 1.5,
   otpSendP99Ms: 10,
   otpDeliveredP99Ms: 40,
-  cpuMsPerMessage: 0.6,
+  campaignSettledVsBaseline: 0.1,
+  campaignCpuMsPerMessage: 0.3,
+  idleCpuMsPerSecond: 5,
   hotVsSpread: 0.8,
   loadVsFresh: 2,
   replayEventsPerS: 100_000,
@@ -422,6 +439,21 @@ async function floor() {
 }
 
 /**
+ * The body of the b-th batch of BATCH_ITEMS (scenarios 9 and 11): distinct MTN numbers from
+ * batch to batch, one segment each, about 51 KiB.
+ */
+function batchBody(b) {
+  return JSON.stringify({
+    sender_id: 'BenchShop',
+    type: 'transactional',
+    messages: Array.from({ length: BATCH_ITEMS }, (_, i) => ({
+      to: `+23324${String(1000000 + ((b * BATCH_ITEMS + i) % 9000000)).padStart(7, '0')}`,
+      message: `Your code is ${(b * BATCH_ITEMS + i) % 1000000}`,
+    })),
+  });
+}
+
+/**
  * 9. Batch send: POST /v1/messages/batch with 1,000 items (distinct MTN numbers, one segment
  * each) on its own server, one at a time; each waits for the previous batch's messages to be
  * settled (TEST_DLR_DELAY_MS=0), so every answer is timed on a server with no backlog. Reports
@@ -431,19 +463,10 @@ function batchSend() {
   const dataDir = join(tmpRoot, 'batch');
   return onOwnServer(dataDir, 1, { TEST_DLR_DELAY_MS: '0' }, async (server, keys) => {
     log(`9 batch: 1 warm-up + ${BATCHES} batches of ${BATCH_ITEMS} items, one at a time, each after the previous one settled`);
-    const body = (b) =>
-      JSON.stringify({
-        sender_id: 'BenchShop',
-        type: 'transactional',
-        messages: Array.from({ length: BATCH_ITEMS }, (_, i) => ({
-          to: `+23324${String(1000000 + ((b * BATCH_ITEMS + i) % 9000000)).padStart(7, '0')}`,
-          message: `Your code is ${(b * BATCH_ITEMS + i) % 1000000}`,
-        })),
-      });
     const timings = [];
     let settledMessages = 1; // the probe
     for (let b = 0; b <= BATCHES; b++) {
-      const payload = body(b);
+      const payload = batchBody(b);
       const started = process.hrtime.bigint();
       const response = await fetch(`${server.url}/v1/messages/batch`, {
         method: 'POST',
@@ -466,7 +489,7 @@ function batchSend() {
     return {
       items: BATCH_ITEMS,
       batches: BATCHES,
-      body_kb: Math.round(Buffer.byteLength(body(0)) / 1024),
+      body_kb: Math.round(Buffer.byteLength(batchBody(0)) / 1024),
       median_ms: round(median),
       min_ms: round(sorted[0]),
       max_ms: round(sorted[sorted.length - 1]),
@@ -567,7 +590,7 @@ function verify() {
   const dataDir = join(tmpRoot, 'verify');
   const env = { TEST_DLR_DELAY_MS: '0', VERIFY_LIMIT_PER_RANGE_PER_HOUR: '0', VERIFY_LIMIT_PER_WALLET_PER_HOUR: '0' };
   return onOwnServer(dataDir, 10, env, async (server, keys) => {
-    log(`10 verify: ${OTP_WARMUP} s of warm-up, then ${DLR_RATE} creates/s for ${DLR_SECONDS} s, then as many checks at that rate, 16 connections, TEST_DLR_DELAY_MS=0`);
+    log(`11 verify: ${OTP_WARMUP} s of warm-up, then ${DLR_RATE} creates/s for ${DLR_SECONDS} s, then as many checks at that rate, 16 connections, TEST_DLR_DELAY_MS=0`);
     const paced = (request, seconds, extra = {}) => ({ url: server.url, mode: 'fixed', request, keys, connections: 16, rate: DLR_RATE, amount: DLR_RATE * seconds, ...extra });
     const warm = await measure(server.child.pid, paced('verify-create', OTP_WARMUP, { collect: true }), { script: 'paced-load.js' });
     await measure(server.child.pid, paced('verify-check', OTP_WARMUP, { checks: warm.collected }), { script: 'paced-load.js' });
@@ -585,6 +608,157 @@ function verify() {
     const cpuAfter = treeCpuSeconds(server.child.pid);
     const cpuMs = cpuBefore === null || cpuAfter === null || creates.ok === 0 ? null : Math.round(((cpuAfter - cpuBefore) * 1e5) / creates.ok) / 100;
     return { rate: DLR_RATE, connections: 16, creates, checks: checked, cpu_ms_per_verification: cpuMs, ...verifyLatencies(dataDir, after) };
+  });
+}
+
+/**
+ * 12. Idle: what the server costs doing nothing. Once its one probe send has settled, it is left
+ * alone for IDLE_SETTLE_SECONDS: start-up's compiling and V8's heap-shrinking collections after it
+ * (the memory reducer's, some 10-40 s after start) die down. Then the CPU its process tree runs
+ * over IDLE_SECONDS, per second: the kernel's per-thread run times in nanoseconds
+ * (/proc/.../schedstat), where the 10 ms ticks of utime and stime would blur a figure of a few
+ * milliseconds a second. Each second's figure is kept too, so that a lone collection shows.
+ */
+async function idleCpu(server, dataDir) {
+  log(`12 idle: ${IDLE_SETTLE_SECONDS} s left alone after start-up, then ${IDLE_SECONDS} s measured`);
+  if ((await waitForSettlement(dataDir, 1, 30_000)) === null) throw new Error('the probe send did not settle within 30 s');
+  await sleep(IDLE_SETTLE_SECONDS * 1000);
+  const total = (threads) => [...threads.values()].reduce((sum, ns) => sum + ns, 0);
+  const before = treeThreadRunNs(server.child.pid);
+  const started = process.hrtime.bigint();
+  const seconds = [];
+  let previous = total(before);
+  for (let i = 0; i < IDLE_SECONDS; i++) {
+    await sleep(1000);
+    const now = total(treeThreadRunNs(server.child.pid));
+    seconds.push(Math.round((now - previous) / 1e4) / 100);
+    previous = now;
+  }
+  const after = treeThreadRunNs(server.child.pid);
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  const perThread = {};
+  let totalNs = 0;
+  for (const [thread, ns] of after) {
+    const ran = ns - (before.get(thread) ?? 0);
+    totalNs += ran;
+    if (ran > 0) perThread[thread] = Math.round(ran / 1e4 / elapsed) / 100;
+  }
+  return {
+    settle_s: IDLE_SETTLE_SECONDS,
+    seconds: Math.round(elapsed * 10) / 10,
+    cpu_ms_per_s: Math.round(totalNs / 1e4 / elapsed) / 100,
+    // ms of CPU in each second of the window (a start-up collection shows as one high second).
+    per_second: seconds,
+    // By pid/tid, ms a second: the HTTP thread is the server's pid, the worker and checkpointer
+    // threads and V8's and libuv's helpers are other tids of it.
+    threads: perThread,
+  };
+}
+
+/** Scenario 10 alone: a fresh server with one merchant, measured idle. */
+function idle() {
+  const dataDir = join(tmpRoot, 'idle');
+  return onOwnServer(dataDir, 1, { TEST_DLR_DELAY_MS: '0' }, (server) => idleCpu(server, dataDir));
+}
+
+/**
+ * 13. Campaign: CAMPAIGN_BATCHES batches of 1,000 messages (distinct MTN numbers, one segment each)
+ * on one wallet, from 4 keep-alive connections, each sending its next batch as soon as its last
+ * is answered, on a server with TEST_DLR_DELAY_MS=0 measured idle first (scenario 12). Timed from
+ * the first request: until the last batch is answered (accepted/s) and until every message is
+ * final and its reservation settled (settled/s); the CPU of the server's process tree over that
+ * whole time per message, and its peak RSS.
+ */
+function campaign({ measureIdle }) {
+  const dataDir = join(tmpRoot, 'campaign');
+  return onOwnServer(dataDir, 1, { TEST_DLR_DELAY_MS: '0' }, async (server, keys) => {
+    const idleResult = measureIdle ? await idleCpu(server, dataDir) : null;
+    const total = CAMPAIGN_BATCHES * BATCH_ITEMS;
+    log(`13 campaign: ${CAMPAIGN_BATCHES} batches of ${BATCH_ITEMS} (${total} messages) on one wallet from ${CAMPAIGN_CONNECTIONS} connections, until every message is settled`);
+    const http = require('node:http');
+    const agent = new http.Agent({ keepAlive: true, maxSockets: CAMPAIGN_CONNECTIONS });
+    const { hostname, port } = new URL(server.url);
+    // 100,000 distinct numbers: 024 1000000 to 024 1099999 for the default 100 batches.
+    const bodies = Array.from({ length: CAMPAIGN_BATCHES }, (_, b) => batchBody(b));
+    const post = (payload) =>
+      new Promise((resolve, reject) => {
+        const request = http.request(
+          {
+            agent,
+            host: hostname,
+            port,
+            method: 'POST',
+            path: '/v1/messages/batch',
+            headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(payload), authorization: `Bearer ${keys[0]}` },
+          },
+          (response) => {
+            const chunks = [];
+            response.on('data', (chunk) => chunks.push(chunk));
+            response.on('end', () => resolve({ status: response.statusCode, text: Buffer.concat(chunks).toString() }));
+            response.on('error', reject);
+          },
+        );
+        request.on('error', reject);
+        request.end(payload);
+      });
+    const counter = settlementCounter(dataDir, { finals: true });
+    const base = counter.read(); // the probe (and, with the idle scenario, nothing else)
+    const sampler = rssSampler(server.child.pid);
+    const cpuStart = treeCpuSeconds(server.child.pid);
+    const started = Date.now();
+    let next = 0;
+    let accepted = 0;
+    const answerMs = [];
+    const sender = async () => {
+      while (next < CAMPAIGN_BATCHES) {
+        const b = next++;
+        const sent = Date.now();
+        const { status, text } = await post(bodies[b]);
+        answerMs.push(Date.now() - sent);
+        const answer = JSON.parse(text);
+        if (status !== 200) throw new Error(`campaign batch ${b} answered ${status}: ${text.slice(0, 300)}`);
+        accepted += answer.accepted;
+      }
+    };
+    try {
+      await Promise.all(Array.from({ length: CAMPAIGN_CONNECTIONS }, sender));
+      const acceptedMs = Date.now() - started;
+      const backlogAtAnswer = counter.read();
+      let settledMs = null;
+      const deadline = Date.now() + 600_000;
+      while (Date.now() < deadline) {
+        const now = counter.read();
+        if (now.accepted - base.accepted >= accepted && now.backlog === 0 && now.finals - base.finals >= accepted) {
+          settledMs = Date.now() - started;
+          break;
+        }
+        await sleep(100);
+      }
+      const cpuEnd = treeCpuSeconds(server.child.pid);
+      const peakKb = sampler.stop();
+      if (settledMs === null) throw new Error(`campaign: not every message settled within 10 minutes of the last answer (${JSON.stringify(counter.read())})`);
+      answerMs.sort((a, b) => a - b);
+      return {
+        idle: idleResult,
+        batches: CAMPAIGN_BATCHES,
+        items: BATCH_ITEMS,
+        connections: CAMPAIGN_CONNECTIONS,
+        messages: accepted,
+        refused: total - accepted,
+        accepted_s: Math.round(acceptedMs / 100) / 10,
+        settled_s: Math.round(settledMs / 100) / 10,
+        accepted_per_s: Math.round((accepted * 1000) / acceptedMs),
+        settled_per_s: Math.round((accepted * 1000) / settledMs),
+        unsettled_at_last_answer: backlogAtAnswer.accepted - base.accepted - (backlogAtAnswer.settled - base.settled),
+        batch_answer_ms: { p50: answerMs[Math.floor(answerMs.length / 2)], max: answerMs.at(-1) },
+        cpu_ms_per_message: cpuStart === null || cpuEnd === null ? null : Math.round(((cpuEnd - cpuStart) * 1e5) / accepted) / 100,
+        peak_rss_mb: Math.round(peakKb / 1024),
+      };
+    } finally {
+      sampler.stop();
+      counter.close();
+      agent.destroy();
+    }
   });
 }
 
@@ -654,6 +828,17 @@ async function main() {
   if (runs('batch')) s.batch = await batchSend();
   if (runs('imports')) s.imports = await contactImport();
   if (runs('verify')) s.verify = await verify();
+  // 12-13. The idle server, then a campaign on it (BENCH_ONLY=idle: the idle server alone).
+  if (ONLY === 'idle') s.idle = await idle();
+  else if (runs('campaign')) {
+    const c = await campaign({ measureIdle: true });
+    if (c.skipped) s.idle = s.campaign = c;
+    else {
+      s.idle = c.idle;
+      delete c.idle;
+      s.campaign = c;
+    }
+  }
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -685,12 +870,16 @@ function evaluate(s, peakRssMb) {
   const drainTarget = `0 left ${DRAIN_SECONDS} s after the load`;
   if (has(u)) add('sustained backlog drained', drainTarget, `${u.backlog_after_observe} left (${u.backlog_at_end} at the end, drained after ${u.drained_after_s ?? `more than ${u.observe_s}`} s)`, u.backlog_after_observe === 0);
   else add('sustained backlog drained', drainTarget, null);
-  const burstTarget = `>= ${TARGETS.burstVsBaseline}x`;
-  const burstP99Target = `<= ${TARGETS.burstP99Ms} ms at ${CONNECTIONS} connections`;
-  if (has(s.sends) && has(s.baseline)) add('burst sends vs baseline req/s', burstTarget, ratio(s.sends.rps, s.baseline.rps), s.sends.rps >= s.baseline.rps * TARGETS.burstVsBaseline);
-  else add('burst sends vs baseline req/s', burstTarget, null);
-  if (has(s.sends)) add('burst sends p99 latency', burstP99Target, `${s.sends.p99_ms} ms`, s.sends.p99_ms <= TARGETS.burstP99Ms);
-  else add('burst sends p99 latency', burstP99Target, null);
+  // Single sends against the floor of the card's stack (1b), measured in the same run (issue 34).
+  const burstTarget = `>= ${TARGETS.burstVsFloor}x the floor (1b) at ${CONNECTIONS} connections`;
+  const burstP99Target = `<= ${TARGETS.burstP99VsFloor}x the floor's p99`;
+  if (has(s.sends) && has(s.floor)) {
+    add('burst sends vs floor req/s', burstTarget, ratio(s.sends.rps, s.floor.rps), s.sends.rps >= s.floor.rps * TARGETS.burstVsFloor);
+    add('burst sends p99 vs floor p99', burstP99Target, `${(s.sends.p99_ms / s.floor.p99_ms).toFixed(2)}x (${s.sends.p99_ms} vs ${s.floor.p99_ms} ms)`, s.sends.p99_ms <= s.floor.p99_ms * TARGETS.burstP99VsFloor);
+  } else {
+    add('burst sends vs floor req/s', burstTarget, null);
+    add('burst sends p99 vs floor p99', burstP99Target, null);
+  }
   if (has(s.hot_wallet) && has(s.sends)) {
     const r = s.hot_wallet.rps / s.sends.rps;
     add('hot wallet vs spread sends', `>= ${TARGETS.hotVsSpread}x, 0 errors`, `${r.toFixed(2)}x, ${s.hot_wallet.errors} errors`, r >= TARGETS.hotVsSpread && s.hot_wallet.errors === 0);
@@ -698,12 +887,26 @@ function evaluate(s, peakRssMb) {
   const o = s.otp;
   const otpSendTarget = `<= ${TARGETS.otpSendP99Ms} ms at ${DLR_RATE} sends/s, 0 errors`;
   const otpDeliveredTarget = `<= ${TARGETS.otpDeliveredP99Ms} ms, all delivered`;
-  const cpuTarget = `<= ${TARGETS.cpuMsPerMessage} ms (scenario 7)`;
   if (has(o)) {
     add('OTP send p99', otpSendTarget, `${o.sends.p99_ms} ms (p50 ${o.sends.p50_ms} ms), ${o.sends.errors} errors`, o.sends.p99_ms <= TARGETS.otpSendP99Ms && o.sends.errors === 0);
     add('OTP accept to DELIVERED p99', otpDeliveredTarget, o.p99_ms === null ? 'none delivered' : `${o.p99_ms} ms (p50 ${o.p50_ms} ms), ${o.delivered}/${o.messages} delivered`, o.p99_ms !== null && o.p99_ms <= TARGETS.otpDeliveredP99Ms && o.delivered === o.messages);
-    add('server CPU per message', cpuTarget, o.cpu_ms_per_message === null ? 'not measured' : `${o.cpu_ms_per_message} ms${o.settled_after_load_ms === null ? ' (backlog not drained in 30 s)' : ''}`, o.cpu_ms_per_message !== null && o.settled_after_load_ms !== null && o.cpu_ms_per_message <= TARGETS.cpuMsPerMessage);
-  } else for (const [name, target] of [['OTP send p99', otpSendTarget], ['OTP accept to DELIVERED p99', otpDeliveredTarget], ['server CPU per message', cpuTarget]]) add(name, target, null);
+  } else for (const [name, target] of [['OTP send p99', otpSendTarget], ['OTP accept to DELIVERED p99', otpDeliveredTarget]]) add(name, target, null);
+  const c = s.campaign;
+  const campaignTarget = `>= ${TARGETS.campaignSettledVsBaseline}x baseline req/s`;
+  const campaignCpuTarget = `<= ${TARGETS.campaignCpuMsPerMessage} ms, request to settlement`;
+  const campaignRssTarget = `<= ${TARGETS.rssMb} MB`;
+  if (has(c) && has(s.baseline)) add('campaign settled/s vs baseline', campaignTarget, ratio(c.settled_per_s, s.baseline.rps), c.settled_per_s >= s.baseline.rps * TARGETS.campaignSettledVsBaseline);
+  else add('campaign settled/s vs baseline', campaignTarget, null);
+  if (has(c)) {
+    add('campaign CPU per message', campaignCpuTarget, c.cpu_ms_per_message === null ? 'not measured' : `${c.cpu_ms_per_message} ms`, c.cpu_ms_per_message !== null && c.cpu_ms_per_message <= TARGETS.campaignCpuMsPerMessage);
+    add('campaign peak RSS', campaignRssTarget, `${c.peak_rss_mb} MB`, c.peak_rss_mb <= TARGETS.rssMb);
+  } else {
+    add('campaign CPU per message', campaignCpuTarget, null);
+    add('campaign peak RSS', campaignRssTarget, null);
+  }
+  const idleTarget = `<= ${TARGETS.idleCpuMsPerSecond} ms of CPU a second`;
+  if (has(s.idle)) add('idle server', idleTarget, `${s.idle.cpu_ms_per_s} ms/s`, s.idle.cpu_ms_per_s <= TARGETS.idleCpuMsPerSecond);
+  else add('idle server', idleTarget, null);
   if (s.wallet_load) {
     const fresh = s.wallet_load.load.wal_empty.median_ms;
     const long = s.wallet_load.load.wal_1m.median_ms;
@@ -749,13 +952,20 @@ function print(results) {
     rows.push(ok(r) ? [name, Math.round(rps), r.p50_ms, r.p99_ms, r.errors, r.peak_rss_mb, ratio ?? ''] : [name, 'skipped', '', '', '', '', '']);
   http('1 baseline GET {ok:true}', s.baseline, '1.00 (baseline)');
   http('1b floor: Nest + send DTO + 1 commit', s.floor, ok(s.floor) && ok(s.baseline) ? `${(s.floor.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
-  http('2 burst sends, 100 wallets', s.sends, ok(s.sends) && ok(s.baseline) ? `${(s.sends.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
+  const burstRatio = [ok(s.baseline) && `${(s.sends?.rps / s.baseline.rps).toFixed(2)} of baseline`, ok(s.floor) && `${(s.sends?.rps / s.floor.rps).toFixed(2)} of floor`].filter(Boolean).join(', ');
+  http('2 burst sends, 100 wallets', s.sends, burstRatio);
   http('3 sends, 1 hot wallet', s.hot_wallet, ok(s.hot_wallet) && ok(s.sends) ? `${(s.hot_wallet.rps / s.sends.rps).toFixed(2)} of spread` : '');
   http('4 GET /v1/messages/:id', s.reads, ok(s.reads) && ok(s.baseline) ? `${(s.reads.rps / s.baseline.rps).toFixed(2)} of baseline` : '');
   http(`7 OTP sends, ${s.otp?.connections ?? 16} connections`, s.otp?.skipped ? s.otp : s.otp?.sends);
   const u = s.sustained;
   http('8 sustained: accepted/s, send ms', u, '', u?.accepted_per_s);
   rows.push(ok(u) ? ['8 sustained: settled/s', u.settled_per_s, '', '', '', '', ok(s.baseline) ? `${(u.settled_per_s / s.baseline.rps).toFixed(2)} of baseline` : ''] : ['8 sustained: settled/s', 'skipped', '', '', '', '', '']);
+  const c = s.campaign;
+  if (c) {
+    const ofBaseline = (x) => (ok(s.baseline) ? `${(x / s.baseline.rps).toFixed(2)} of baseline` : '');
+    rows.push(ok(c) ? ['13 campaign: accepted/s', c.accepted_per_s, '', '', 0, c.peak_rss_mb, ofBaseline(c.accepted_per_s)] : ['13 campaign', 'skipped', '', '', '', '', '']);
+    if (ok(c)) rows.push(['13 campaign: settled/s', c.settled_per_s, '', '', '', '', ofBaseline(c.settled_per_s)]);
+  }
   const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => String(r[i]).length)));
   const line = (r) => r.map((c, i) => String(c).padEnd(widths[i])).join(' | ');
   const out = [line(rows[0]), widths.map((w) => '-'.repeat(w)).join('-|-'), ...rows.slice(1).map(line)];
@@ -808,6 +1018,20 @@ function print(results) {
       `11 verify at ${v.rate}/s from ${v.connections} connections (TEST_DLR_DELAY_MS=0): create p50 ${v.creates.p50_ms} ms, p99 ${v.creates.p99_ms} ms, ${v.creates.errors} errors;` +
         ` check p50 ${v.checks.p50_ms} ms, p99 ${v.checks.p99_ms} ms, ${v.checks.errors} errors; create to DELIVERED p50 ${v.p50_ms} ms, p99 ${v.p99_ms} ms, max ${v.max_ms} ms, ${v.delivered}/${v.verifications} delivered;` +
         ` server CPU ${v.cpu_ms_per_verification} ms per verification (create, its SMS to settlement, a check)`,
+    );
+  }
+  if (ok(s.idle)) {
+    const sorted = [...s.idle.per_second].sort((a, b) => a - b);
+    out.push(
+      `12 idle server (${s.idle.settle_s} s after start-up, measured over ${s.idle.seconds} s): ${s.idle.cpu_ms_per_s} ms of CPU a second (process tree);` +
+        ` seconds from ${sorted[0]} to ${sorted.at(-1)} ms, median ${sorted[Math.floor(sorted.length / 2)]} ms`,
+    );
+  }
+  if (ok(c)) {
+    out.push(
+      `13 campaign of ${c.messages} messages (${c.batches} batches of ${c.items}, one wallet, ${c.connections} connections, TEST_DLR_DELAY_MS=0): last batch answered after ${c.accepted_s} s (${c.accepted_per_s}/s),` +
+        ` every message final and settled after ${c.settled_s} s (${c.settled_per_s}/s); ${c.unsettled_at_last_answer} unsettled at the last answer; batch answer p50 ${c.batch_answer_ms.p50} ms, max ${c.batch_answer_ms.max} ms;` +
+        ` server CPU ${c.cpu_ms_per_message} ms per message, peak RSS ${c.peak_rss_mb} MB`,
     );
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');

@@ -94,6 +94,12 @@ export interface AppConfig {
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
   readonly runProcessManagers: boolean;
   /**
+   * IDLE_POLL_MS: the longest a background loop rests (the dispatcher's pending list, the expiry
+   * sweep, the webhook and mail outboxes) while it knows of nothing due; a change to a read model
+   * it reads, or its next item's time, wakes it sooner (PollingLoop, ReadModelChanges).
+   */
+  readonly idlePollMs: number;
+  /**
    * BACKGROUND_THREADS (on unless `off`): the server runs work beside its HTTP thread in threads
    * of its own (the embedded stores' WAL checkpoints). Off for the CLI and the in-process tests.
    */
@@ -154,6 +160,7 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || null,
     webhookAllowPrivateAddresses: envFlag(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
+    idlePollMs: Math.max(100, envInt(env, 'IDLE_POLL_MS', 10_000)),
     backgroundThreads: env.BACKGROUND_THREADS !== 'off',
     threadRole: threadRole(env.THREAD_ROLE),
   };

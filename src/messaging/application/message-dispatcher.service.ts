@@ -24,6 +24,9 @@ import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes, OutboundMessage, SubmitResult } from '../ports/carrier.port';
 import { DispatchLeaseKeeper } from './dispatch-lease-keeper';
 import { RecentSubmissions } from './recent-submissions';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 
 /**
  * The durable "to dispatch" list: one partition per dispatch partition (`pending-<n>`), sorted by
@@ -79,7 +82,8 @@ export class MessageDispatcher {
   private running = false;
   private readonly queued = new Map<string, Hinted>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private pollTimer: NodeJS.Timeout | null = null;
+  /** Looks at the pending list of the partitions held: while it has work, then resting (PollingLoop). */
+  private readonly poll: PollingLoop;
   /** Wake-ups at a message's time (a carrier's retryAt, a scheduled send_at): one per message. */
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly leases: DispatchLeaseKeeper;
@@ -98,6 +102,9 @@ export class MessageDispatcher {
     @Optional() private readonly compliance?: ComplianceGate,
     /** Opens a secret message's sealed text; absent where a test sends no secret message. */
     @Optional() @Inject(SECRET_BOX) private readonly secrets?: SecretBox,
+    /** Without them (tests that build dispatchers by hand) the pending list is polled plainly. */
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() changes?: ReadModelChanges,
   ) {
     this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
     this.leases = new DispatchLeaseKeeper(
@@ -121,21 +128,28 @@ export class MessageDispatcher {
     );
     // An instance found dead frees the partitions it held: take them now, not at the next renewal.
     liveness?.onDeaths(() => this.leases.renewSoon());
+    this.poll = new PollingLoop(
+      options.dispatchPollMs,
+      () => this.pollPartitions(this.leases.partitions()),
+      (error) => this.logger.error('polling the dispatch queue failed', error?.stack),
+      config && changes
+        ? { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([DISPATCH_QUEUE], wake) }
+        : undefined,
+    );
   }
 
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     await this.leases.start();
-    this.schedulePoll(this.options.dispatchPollMs);
+    this.poll.start();
   }
 
   /** Stops taking work, waits for submissions in flight, then gives the partitions back. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
+    await this.poll.stop();
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     this.queued.clear();
@@ -221,22 +235,15 @@ export class MessageDispatcher {
     }
   }
 
-  private schedulePoll(delayMs: number): void {
-    if (!this.running) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = null;
-      void this.pollPartitions(this.leases.partitions()).finally(() =>
-        this.schedulePoll(this.options.dispatchPollMs),
-      );
-    }, delayMs);
-    this.pollTimer.unref?.();
-  }
-
   /**
    * Hints every pending message of these partitions whose time has come (states read first), and
    * sets a wake-up for those due before the next poll, so a scheduled send leaves at its time.
+   * Answers when the next one falls due (null: none pending), so that the poll rests until then
+   * rather than look every second at an empty list; a message queued meanwhile is hinted by the
+   * dispatch projection, and its pending entry wakes the poll (ReadModelChanges).
    */
-  async pollPartitions(partitions: readonly number[]): Promise<void> {
+  async pollPartitions(partitions: readonly number[]): Promise<NextDue> {
+    let next: number | null = null;
     try {
       const now = this.clock.now();
       const nextPoll = new Date(now.getTime() + this.options.dispatchPollMs).toISOString();
@@ -246,6 +253,7 @@ export class MessageDispatcher {
           order: 'asc',
           limit: 500,
         });
+        if (pending.length > 0) next = Math.min(next ?? Infinity, Date.parse(pending[0].availableAt));
         for (const p of pending) {
           if (p.availableAt > nextPoll) break;
           this.hint(p.messageId, { at: p.availableAt });
@@ -253,7 +261,10 @@ export class MessageDispatcher {
       }
     } catch (error) {
       this.logger.error('polling the dispatch queue failed', (error as Error)?.stack);
+      return undefined; // looked at nothing: look again after the interval
     }
+    // Due already (being sent, or a submission that failed and is tried again): keep looking.
+    return next === null ? null : Math.max(next - this.options.dispatchPollMs, this.clock.now().getTime());
   }
 
   /** Submit and record. Returns quietly when the message is no longer QUEUED or not yet due. */

@@ -1,6 +1,6 @@
 import type { EventStore, Subscription } from '../event-store/event-store.port';
 import { StoreUnavailableError } from '../event-store/event-store.port';
-import type { ReadStore } from '../read-store/read-store.port';
+import type { DocumentWrite, ReadStore } from '../read-store/read-store.port';
 import { BatchView, CommittedDocuments, PendingWrites } from './batch-view';
 import type { Projection } from './projection';
 
@@ -60,6 +60,11 @@ export interface ProjectionRunnerOptions {
   /** How long a checkpoint with no writes behind it (a process manager's) may wait. */
   readonly idleCheckpointMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * Hears which collections changed: those a commit wrote, and all of a projection's when it
+   * resumes from its stored checkpoint (another process may have written them). ReadModelChanges.
+   */
+  readonly onChanged?: (collections: Iterable<string>) => void;
 }
 
 /**
@@ -258,6 +263,8 @@ export class ProjectionRunner {
     running.caughtUpTo = null;
     running.documents.clear();
     projection.onResume?.();
+    // Resumed from the store: its collections are what another process may have made them.
+    if (projection.collections.length > 0) this.options.onChanged?.(projection.collections);
     running.subscription = this.events.subscribe({
       after: checkpoint,
       filter: projection.filter,
@@ -355,6 +362,7 @@ export class ProjectionRunner {
       if (!(await this.store.commit(name, writes, to, running.committed))) throw new CheckpointMoved(name);
       running.committed = to;
       running.documents.committed(writes);
+      if (writes.length > 0 && this.options.onChanged) this.options.onChanged(collectionsOf(writes));
       this.advance(running, caughtUpTo !== null && caughtUpTo > to ? caughtUpTo : to);
     })().finally(() => {
       running.committing = null;
@@ -386,6 +394,12 @@ export class ProjectionRunner {
       moved ? 0 : (this.options.retryDelayMs ?? 1000),
     );
   }
+}
+
+function collectionsOf(writes: readonly DocumentWrite[]): Set<string> {
+  const collections = new Set<string>();
+  for (const write of writes) collections.add(write.collection);
+  return collections;
 }
 
 /** A batch lost the compare-and-set on its checkpoint: not a failure, just resume from the store. */
