@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } f
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
-import { PollingLoop } from '../../shared/polling-loop';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { expire, verificationDecider } from '../domain/verification.decider';
 import { verificationStream } from '../domain/verification.events';
@@ -26,14 +27,20 @@ export class VerificationExpiry implements OnApplicationBootstrap, OnModuleDestr
     @Inject(CLOCK) private readonly clock: Clock,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(VERIFY_OPTIONS) private readonly options: VerifyOptions,
+    private readonly changes: ReadModelChanges,
   ) {}
 
   onApplicationBootstrap(): void {
     if (!runsProcessManagersHere(this.config)) return;
+    // Rests until the soonest open verification's expiry, or until a new one is listed.
     this.loop = new PollingLoop(
       this.options.expirySweepMs,
-      async () => void (await this.runOnce()),
+      async () => (await this.sweep()).nextDue,
       (error) => this.logger.error('expiring verifications failed', error.stack),
+      {
+        restMs: this.config.idlePollMs,
+        wakeOn: (wake) => this.changes.on([VERIFICATION_OPEN], wake),
+      },
     );
     this.loop.start();
   }
@@ -44,14 +51,24 @@ export class VerificationExpiry implements OnApplicationBootstrap, OnModuleDestr
 
   /** One pass over what is due now; answers how many it recorded expired. */
   async runOnce(now: Date = this.clock.now()): Promise<number> {
+    return (await this.sweep(now)).expired;
+  }
+
+  /**
+   * Records every verification past its expiry as expired, and answers when the next one falls
+   * due: the soonest left open, none (null), or unknown while a full page was due (look again).
+   */
+  private async sweep(now: Date = this.clock.now()): Promise<{ expired: number; nextDue: NextDue }> {
+    const limit = 200;
     const due = await this.reads.list<{ verificationId: string; expiresAt: string }>(VERIFICATION_OPEN, {
       partition: OPEN_PARTITION,
       order: 'asc',
-      limit: 200,
+      limit,
     });
     let expired = 0;
     for (const entry of due) {
-      if (Date.parse(entry.expiresAt) > now.getTime()) break;
+      const expiresAt = Date.parse(entry.expiresAt);
+      if (expiresAt > now.getTime()) return { expired, nextDue: expiresAt };
       const result = await this.aggregates.handle(
         verificationStream(entry.verificationId),
         verificationDecider,
@@ -59,6 +76,6 @@ export class VerificationExpiry implements OnApplicationBootstrap, OnModuleDestr
       );
       if (result.ok && result.value.events.length > 0) expired++;
     }
-    return expired;
+    return { expired, nextDue: due.length < limit ? null : undefined };
   }
 }
