@@ -1,3 +1,4 @@
+import { getCountries, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 
@@ -56,6 +57,49 @@ export function resolveRoute(
   for (const route of [...BUILT_IN_ROUTES, ...extraRoutes]) {
     if (e164.startsWith(route.prefix) && (!best || route.prefix.length >= best.prefix.length)) best = route;
   }
-  if (!best) return err(invalid('unsupported_destination', `No route sends to ${e164}`, 'to'));
+  if (!best) return err(invalid('unsupported_destination', noRouteMessage(e164, extraRoutes), 'to'));
   return ok({ carrier: best.carrier, prefix: best.prefix });
+}
+
+/**
+ * Says what is served and how an operator serves more: `No route sends to +2348031234567
+ * (Nigeria). This service sends to +233 (Ghana). An operator adds a destination with
+ * `npm run cli -- routes:add --prefix +234 --carrier <NAME>`, which takes effect without a restart`.
+ */
+function noRouteMessage(e164: string, extraRoutes: readonly Route[]): string {
+  const code = callingCodeOf(e164);
+  const country = parsePhoneNumberFromString(e164)?.country;
+  const served = new Set<string>();
+  for (const { prefix } of [...BUILT_IN_ROUTES, ...extraRoutes]) {
+    const prefixCode = callingCodeOf(prefix);
+    const countries = prefixCode === null ? [] : (countriesByCallingCode?.get(prefixCode) ?? []);
+    // A prefix within one country's code serves that country; within a shared code (+1), only itself.
+    if (prefixCode !== null && (countries.length === 1 || prefix === `+${prefixCode}`))
+      served.add(`+${prefixCode} (${countries.map(regionName).join(', ')})`);
+    else served.add(prefix);
+  }
+  return (
+    `No route sends to ${e164}${country ? ` (${regionName(country)})` : ''}. ` +
+    `This service sends to ${[...served].join('; ')}. An operator adds a destination with ` +
+    `\`npm run cli -- routes:add --prefix +${code ?? '<digits>'} --carrier <NAME>\`, which takes effect without a restart`
+  );
+}
+
+let countriesByCallingCode: Map<string, string[]> | null = null;
+let regionNames: Intl.DisplayNames | null = null;
+
+const regionName = (country: string) =>
+  (regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(country) ?? country;
+
+/** The country calling code a number or route prefix starts with (`+447…` → `44`); codes are prefix-free. */
+function callingCodeOf(e164: string): string | null {
+  countriesByCallingCode ??= getCountries().reduce((byCode, country) => {
+    const code = getCountryCallingCode(country);
+    return byCode.set(code, [...(byCode.get(code) ?? []), country]);
+  }, new Map<string, string[]>());
+  for (let length = 1; length <= 3; length++) {
+    const digits = e164.slice(1, 1 + length);
+    if (countriesByCallingCode.has(digits)) return digits;
+  }
+  return null;
 }
