@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ComplianceGate } from '../../compliance/application/compliance-gate.service';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid } from '../../shared/domain-error';
+import { RateLimiter } from '../../shared/http/rate-limiter';
 import {
   ConcurrencyError,
   EVENT_STORE,
@@ -27,7 +28,8 @@ type WalletContext = Extract<SendContext, { mode: 'wallet' }>;
 export type BatchSlot = { readonly message: ApiMessage } | { readonly error: DomainError };
 
 export interface BatchView {
-  readonly id: string;
+  /** Null for a batch that accepted no item: nothing of it was recorded, so there is nothing to read. */
+  readonly id: string | null;
   readonly data: readonly BatchSlot[];
   readonly accepted: number;
   readonly refused: number;
@@ -53,6 +55,11 @@ export function batchRequestHashOf(body: BatchInput): string {
   );
 }
 
+/** The answer to a batch that accepted no item: each item's refusal in its slot, and no batch id. */
+function nothingAccepted(refusals: readonly DomainError[]): BatchView {
+  return { id: null, data: refusals.map((error) => ({ error })), accepted: 0, refused: refusals.length };
+}
+
 const refusalOf = ({ error }: Extract<BatchItemRecord, { error: unknown }>) =>
   invalid(error.code, error.message, error.param ?? undefined);
 
@@ -75,6 +82,7 @@ export class BatchSend {
     private readonly keys: IdempotencyKeys,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly compliance: ComplianceGate,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async send(
@@ -82,8 +90,16 @@ export class BatchSend {
     ctx: WalletContext,
     key: string | null,
   ): Promise<{ batch: BatchView; replayed: boolean }> {
+    // Every item is work, accepted or not: counted against the wallet before any is checked.
+    this.limiter.consumeBatchItems(ctx.walletId, ctx.environment, body.messages.length);
     // A refusal of the whole batch (400) is answered before the key is looked at, and never recorded.
     const items = await this.check(body, ctx);
+    // Nor is a batch that accepts nothing: like a 400 it has nothing to replay, and a retry under
+    // its key is checked again (and sent, if it has become sendable). Unless the key already
+    // answered this batch: then that answer is replayed as usual.
+    const refusals = items.flatMap((item) => (item.ok ? [] : [item.error]));
+    if (refusals.length === items.length && (key === null || (await this.keys.isFree(key, ctx.walletId))))
+      return { batch: nothingAccepted(refusals), replayed: false };
     if (key === null) return { batch: await this.submit(items, ctx, newId('bat'), null), replayed: false };
     const { answer, replayed } = await this.keys.run(key, ctx.walletId, batchRequestHashOf(body), {
       newClaim: () => ({ batchId: newId('bat') }),

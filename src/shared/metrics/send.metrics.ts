@@ -13,7 +13,10 @@ export interface AnsweredSend {
   /** TEST, LIVE, or `unknown` for a refusal that came before the key was read. */
   readonly environment: string;
   readonly status: number;
-  /** The error body's `code` for a refusal. */
+  /**
+   * The error body's `code` for a refusal; also set on a 2xx that sent nothing (a batch whose
+   * every item was refused, `batch_refused`), which counts as refused.
+   */
   readonly code: string | undefined;
   /** Answered again from an Idempotency-Key: not a new decision. */
   readonly replayed: boolean;
@@ -61,7 +64,7 @@ export class SendMetrics {
     if (send.replayed) {
       result = 'replayed';
       this.replays.inc({ endpoint, environment });
-    } else if (send.status < 300) {
+    } else if (send.status < 300 && send.code === undefined) {
       result = 'accepted';
       this.accepted.inc({ endpoint, environment });
     } else {
