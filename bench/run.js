@@ -12,8 +12,10 @@
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
- * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor or batch (scenario 7, 8,
- * 2-4, 1b or 9, alone), BENCH_BATCHES (measured 1,000-item batches in scenario 9, 9).
+ * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch or hostile (scenario
+ * 7, 8, 2-4, 1b, 9 or 10, alone), BENCH_BATCHES (measured 1,000-item batches in scenario 9, 9),
+ * BENCH_HOSTILE_SECONDS (each phase of scenario 10, 15). Scenario 10 runs only when asked for
+ * (BENCH_ONLY=hostile): it is about what one tenant can do to another, not speed.
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -44,10 +46,13 @@ const BATCH_ITEMS = 1000;
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
  * scenarios 2-4 alone (their ratios then have no baseline); BENCH_ONLY=floor runs scenario 1b
- * alone; BENCH_ONLY=batch runs scenario 9 alone.
+ * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=hostile runs scenario 10.
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor or batch`);
+if (ONLY && !['otp', 'sustained', 'sends', 'floor', 'batch', 'hostile'].includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch or hostile`);
+/** Seconds of each phase of scenario 10, and the victim's sends per second in it. */
+const HOSTILE_SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 15);
+const VICTIM_RATE = 10;
 if (!(BATCHES >= 1)) throw new Error(`BENCH_BATCHES=${process.env.BENCH_BATCHES}: expected a number of batches, at least 1`);
 const runs = (name) => !ONLY || ONLY === name;
 if (!(SUSTAINED_SECONDS >= 1)) throw new Error(`BENCH_SUSTAINED_SECONDS=${process.env.BENCH_SUSTAINED_SECONDS}: expected a number of seconds, at least 1`);
@@ -64,6 +69,7 @@ const TARGETS = {
   replayEventsPerS: 100_000,
   rssMb: 300,
   batchAnswerMs: 1000,
+  hostileVictimP99Ms: 100,
 };
 
 const tmpRoot = mkdtempSync(join(tmpdir(), 'sms-wallet-bench-'));
@@ -191,6 +197,10 @@ function serverEnv(port, dataDir, extra = {}) {
     RATE_LIMIT_PER_TEST_KEY_RPS: '1000000000',
     RATE_LIMIT_PER_TEST_KEY_BURST: '1000000000',
     TEST_DAILY_MESSAGE_QUOTA: '0',
+    BATCH_ITEMS_PER_WALLET_PER_SECOND: '1000000000',
+    BATCH_ITEMS_PER_WALLET_BURST: '1000000000',
+    BATCH_ITEMS_PER_TEST_WALLET_PER_SECOND: '1000000000',
+    BATCH_ITEMS_PER_TEST_WALLET_BURST: '1000000000',
     LOG_LEVEL: 'error',
     EVENT_STORE_URL: '',
     MONGODB_URL: '',
@@ -461,6 +471,57 @@ function batchSend() {
   });
 }
 
+/** The limits a free TEST key and its wallet have by default: the attacker's in scenario 10. */
+const DEFAULT_LIMITS = {
+  RATE_LIMIT_PER_KEY_RPS: '200',
+  RATE_LIMIT_PER_KEY_BURST: '500',
+  RATE_LIMIT_PER_TEST_KEY_RPS: '20',
+  RATE_LIMIT_PER_TEST_KEY_BURST: '50',
+  TEST_DAILY_MESSAGE_QUOTA: '1000',
+  BATCH_ITEMS_PER_WALLET_PER_SECOND: '2000',
+  BATCH_ITEMS_PER_WALLET_BURST: '10000',
+  BATCH_ITEMS_PER_TEST_WALLET_PER_SECOND: '200',
+  BATCH_ITEMS_PER_TEST_WALLET_BURST: '1000',
+};
+
+/**
+ * 10. Hostile tenant (issue 28): one merchant (the victim) sends VICTIM_RATE single messages a
+ * second while another, with a free TEST key and the default limits, sends its worst bodies at
+ * its rate limit (20 a second, at most 8 at once): 2 MiB batches of one item with ~240,000 keys
+ * or nested a million deep (`shape`); batches of 1,000 refused items (`refused`); the same 2 MiB
+ * with an unknown key, and 6 MiB console forms without a session (`unauthenticated`). Each
+ * phase on a fresh server (a jammed one would spoil the next), warmed up by a third merchant
+ * (bench/hostile-load.js, warmUp); then 30 uploads of each
+ * unauthenticated body stalled at 90% (`slow`: the memory they hold, whether the server closes
+ * them), and each body once on an idle server (`costs`: answer time and server CPU).
+ */
+async function hostile() {
+  const phases = {};
+  const phase = (name, attack) =>
+    onOwnServer(join(tmpRoot, `hostile-${name}`), 3, DEFAULT_LIMITS, async (server, keys) => {
+      log(`10 hostile, ${name}: ${attack ? JSON.stringify(attack) : 'the victim alone'}, ${HOSTILE_SECONDS} s`);
+      const common = { url: server.url, seconds: HOSTILE_SECONDS, serverPid: server.child.pid };
+      if (attack?.kind !== 'costs') await load({ url: server.url, warmUp: { key: keys[2] } }, 'hostile-load.js');
+      const attacking = attack && load({ ...common, attack: { ...attack, key: keys[0] } }, 'hostile-load.js');
+      if (attack && !attack.rate) return attacking; // slow, costs: no victim
+      const [victim, attackResult] = await Promise.all([
+        load({ ...common, victim: { key: keys[1], rate: VICTIM_RATE } }, 'hostile-load.js'),
+        attacking,
+      ]);
+      return { ...victim, ...attackResult };
+    }).then((result) => {
+      log(`10 hostile, ${name}: ${JSON.stringify(result)}`);
+      return result;
+    });
+  phases.idle = await phase('idle', null);
+  phases.shape = await phase('shape', { kind: 'shape', rate: 20, concurrency: 8 });
+  phases.refused = await phase('refused', { kind: 'refused', rate: 20, concurrency: 8 });
+  phases.unauthenticated = await phase('unauthenticated', { kind: 'unauthenticated', rate: 20, concurrency: 8 });
+  phases.slow = (await phase('slow', { kind: 'slow', uploads: 30 })).slow;
+  phases.costs = (await phase('costs', { kind: 'costs' })).costs;
+  return phases;
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -525,6 +586,7 @@ async function main() {
   if (runs('otp')) s.otp = await otpLatency();
   if (runs('sustained') && process.env.BENCH_SKIP_SUSTAINED !== '1') s.sustained = await sustained();
   if (runs('batch')) s.batch = await batchSend();
+  if (ONLY === 'hostile') s.hostile = await hostile();
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -587,6 +649,13 @@ function evaluate(s, peakRssMb) {
   const batchTarget = `< ${TARGETS.batchAnswerMs} ms (median)`;
   if (has(s.batch)) add(`${BATCH_ITEMS}-item batch answered`, batchTarget, `${s.batch.median_ms} ms (${s.batch.messages_per_s} messages/s)`, s.batch.median_ms < TARGETS.batchAnswerMs);
   else add(`${BATCH_ITEMS}-item batch answered`, batchTarget, null);
+  const h = s.hostile;
+  for (const name of ['shape', 'refused', 'unauthenticated']) {
+    const target = `< ${TARGETS.hostileVictimP99Ms} ms`;
+    const victim = h?.[name]?.victim;
+    if (victim) add(`another tenant's send p99, attacker: ${name}`, target, `${victim.p99_ms} ms (idle ${h.idle?.victim?.p99_ms} ms)`, victim.p99_ms < TARGETS.hostileVictimP99Ms);
+    else if (ONLY === 'hostile') add(`another tenant's send p99, attacker: ${name}`, target, null);
+  }
   add('server peak RSS (process tree)', `<= ${TARGETS.rssMb} MB`, `${peakRssMb} MB`, peakRssMb <= TARGETS.rssMb);
   return t;
 }
@@ -644,6 +713,18 @@ function print(results) {
     out.push(
       `9 batch of ${b.items} items (${b.body_kb} KiB), one at a time on an idle server: answered in ${b.median_ms} ms (median of ${b.batches}; ${b.min_ms}-${b.max_ms} ms) = ${b.messages_per_s} messages/s`,
     );
+  }
+  const h = s.hostile;
+  if (h) {
+    out.push(`10 hostile tenant, ${VICTIM_RATE} victim sends/s for ${HOSTILE_SECONDS} s per phase (fresh server each):`);
+    for (const name of ['idle', 'shape', 'refused', 'unauthenticated']) {
+      const p = h[name];
+      if (!p?.victim) continue;
+      const attack = p.attack ? `; attack ${p.attack.mb_per_request} MB bodies: ${p.attack.sent} sent, ${p.attack.skipped} skipped (8 in flight), answers ${JSON.stringify(p.attack.statuses)}` : '';
+      out.push(`  ${name}: victim p50 ${p.victim.p50_ms} ms, p99 ${p.victim.p99_ms} ms, max ${p.victim.max_ms} ms, answers ${JSON.stringify(p.victim.statuses)}${attack}`);
+    }
+    if (h.slow) out.push(`  slow: ${h.slow.uploads} uploads stalled at 90%: ${h.slow.held_mb_after_5s} MB held after 5 s; closed by the server ${h.slow.closed_within_5s} within 5 s, ${h.slow.closed_within_45s} within 45 s (last after ${h.slow.last_closed_after_s} s)`);
+    if (h.costs) for (const [name, c] of Object.entries(h.costs)) out.push(`  cost of one ${name}: ${c.status} in ${c.answer_ms} ms, server CPU ${c.server_cpu_ms} ms`);
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');
   for (const t of results.targets) out.push(`  ${t.result.padEnd(4)} ${t.name}: ${t.measured ?? 'not measured'} (target ${t.target})`);

@@ -15,7 +15,6 @@ import { logsInfo } from './config/log-levels';
 import { newId } from './shared/ids';
 import { ApiExceptionFilter, sendError } from './shared/http/api-exception.filter';
 import { BODY_SCHEMA_AJV_OPTIONS } from './shared/http/body-schema';
-import { BodyShapeInterceptor } from './shared/http/body-shape.interceptor';
 import { answerClientErrors } from './shared/http/client-errors';
 import { strictRequestBodies } from './shared/http/openapi-strict-bodies';
 import { describeControllerRoutes, registerRoutePolicies } from './shared/http/route-policies';
@@ -112,7 +111,6 @@ export async function configureApp(app: NestFastifyApplication): Promise<NestFas
 
   // JSON error bodies everywhere except the console's pages, which get HTML error pages.
   app.useGlobalFilters(consoleAwareFilter(app, new ApiExceptionFilter()));
-  app.useGlobalInterceptors(new BodyShapeInterceptor());
   app.useGlobalPipes(apiValidationPipe());
 
   const document = strictRequestBodies(

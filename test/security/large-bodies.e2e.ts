@@ -31,15 +31,23 @@ describe('large and hostile bodies', () => {
   const shared = { sender_id: 'MyShop', type: 'transactional', message: 'Our sale starts today' };
 
   describe('the shape of a body is checked before any per-key walk', () => {
-    it('refuses a batch item with tens of thousands of keys at once, naming the first unknown one', async () => {
-      const item: Record<string, number> = { to: 1 };
-      delete item.to;
-      for (let i = 0; i < 60_000; i++) item[`k${i}`] = i;
+    it('refuses a batch item with hundreds of thousands of keys while it arrives, naming the item', async () => {
+      const item: Record<string, number> = {};
+      for (let i = 0; i < 150_000; i++) item[`k${i}`] = 0; // about 2 MiB
       const r = await t.request('POST', '/v1/messages/batch', {
         key: m.testKey,
         body: { ...shared, messages: [{ to: '+233241234567' }, item] },
       });
-      expect(expectError(r, 400, 'parameter_unknown')).toMatchObject({
+      expect(expectError(r, 400, 'parameter_invalid')).toMatchObject({
+        param: 'messages[1]',
+        message: 'messages[1] holds more entries than this request takes (at most 2000)',
+      });
+      // Within those bounds, the route's shape names the first key it does not take.
+      const few = await t.request('POST', '/v1/messages/batch', {
+        key: m.testKey,
+        body: { ...shared, messages: [{ to: '+233241234567' }, { k0: 0, k1: 1, k2: 2 }] },
+      });
+      expect(expectError(few, 400, 'parameter_unknown')).toMatchObject({
         param: 'messages[1].k0',
         message: 'Unknown parameter messages[1].k0: messages[1] takes to, message',
       });
@@ -51,12 +59,15 @@ describe('large and hostile bodies', () => {
         key: m.testKey,
         body: `{"sender_id":"MyShop","type":"transactional","message":"x","messages":[{"to":${deep(1_000_000)}}]}`,
       });
-      expect(expectError(inItem, 400, 'parameter_invalid').param).toBe('messages[0].to');
+      expect(expectError(inItem, 400, 'parameter_invalid')).toMatchObject({
+        param: 'messages[0].to[0]',
+        message: 'messages[0].to[0] nests deeper than this request takes (at most 4 levels)',
+      });
       const asItem = await t.request('POST', '/v1/messages/batch', {
         key: m.testKey,
         body: `{"sender_id":"MyShop","type":"transactional","message":"x","messages":[${deep(1_000_000)}]}`,
       });
-      expect(expectError(asItem, 400, 'parameter_invalid').param).toBe('messages[0]');
+      expect(expectError(asItem, 400, 'parameter_invalid').param).toBe('messages[0][0][0]');
       const single = await t.request('POST', '/v1/messages', {
         key: m.testKey,
         body: `{"to":"+233241234567","sender_id":"MyShop","message":"hi","type":${deep(7000)}}`,

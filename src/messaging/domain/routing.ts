@@ -1,4 +1,4 @@
-import { getCountries, getCountryCallingCode, parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/metadata.max.json';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 
@@ -65,41 +65,65 @@ export function resolveRoute(
  * Says what is served and how an operator serves more: `No route sends to +2348031234567
  * (Nigeria). This service sends to +233 (Ghana). An operator adds a destination with
  * `npm run cli -- routes:add --prefix +234 --carrier <NAME>`, which takes effect without a restart`.
+ * A batch may refuse 1,000 numbers at once: no parsing here, lookups only (the list of what is
+ * served is made once per list of routes).
  */
 function noRouteMessage(e164: string, extraRoutes: readonly Route[]): string {
   const code = callingCodeOf(e164);
-  const country = parsePhoneNumberFromString(e164)?.country;
-  const served = new Set<string>();
-  for (const { prefix } of [...BUILT_IN_ROUTES, ...extraRoutes]) {
-    const prefixCode = callingCodeOf(prefix);
-    const countries = prefixCode === null ? [] : (countriesByCallingCode?.get(prefixCode) ?? []);
-    // A prefix within one country's code serves that country; within a shared code (+1), only itself.
-    if (prefixCode !== null && (countries.length === 1 || prefix === `+${prefixCode}`))
-      served.add(`+${prefixCode} (${countries.map(regionName).join(', ')})`);
-    else served.add(prefix);
-  }
   return (
-    `No route sends to ${e164}${country ? ` (${regionName(country)})` : ''}. ` +
-    `This service sends to ${[...served].join('; ')}. An operator adds a destination with ` +
+    `No route sends to ${e164}${code ? ` (${countriesOf(code)})` : ''}. ` +
+    `This service sends to ${servedBy(extraRoutes)}. An operator adds a destination with ` +
     `\`npm run cli -- routes:add --prefix +${code ?? '<digits>'} --carrier <NAME>\`, which takes effect without a restart`
   );
 }
 
-let countriesByCallingCode: Map<string, string[]> | null = null;
-let regionNames: Intl.DisplayNames | null = null;
+const served = new WeakMap<readonly Route[], string>();
 
-const regionName = (country: string) =>
-  (regionNames ??= new Intl.DisplayNames(['en'], { type: 'region' })).of(country) ?? country;
+/** `+233 (Ghana); +234 (Nigeria); +1876`: a prefix within a code several countries share names only itself. */
+function servedBy(extraRoutes: readonly Route[]): string {
+  const known = served.get(extraRoutes);
+  if (known !== undefined) return known;
+  const destinations = new Set<string>();
+  for (const { prefix } of [...BUILT_IN_ROUTES, ...extraRoutes]) {
+    const code = callingCodeOf(prefix);
+    const shared = code !== null && (callingCodes().get(code)?.length ?? 0) > 1;
+    destinations.add(
+      code !== null && (!shared || prefix === `+${code}`) ? `+${code} (${countriesOf(code)})` : prefix,
+    );
+  }
+  const text = [...destinations].join('; ');
+  served.set(extraRoutes, text);
+  return text;
+}
+
+let byCallingCode: Map<string, readonly string[]> | null = null;
+const regionNames = new Map<string, string>();
+
+/** Country calling code → the countries (ISO 3166) sharing it, its main one first (+1: US), from libphonenumber. */
+function callingCodes(): Map<string, readonly string[]> {
+  byCallingCode ??= new Map(Object.entries(metadata.country_calling_codes));
+  return byCallingCode;
+}
 
 /** The country calling code a number or route prefix starts with (`+447…` → `44`); codes are prefix-free. */
 function callingCodeOf(e164: string): string | null {
-  countriesByCallingCode ??= getCountries().reduce((byCode, country) => {
-    const code = getCountryCallingCode(country);
-    return byCode.set(code, [...(byCode.get(code) ?? []), country]);
-  }, new Map<string, string[]>());
   for (let length = 1; length <= 3; length++) {
     const digits = e164.slice(1, 1 + length);
-    if (countriesByCallingCode.has(digits)) return digits;
+    if (callingCodes().has(digits)) return digits;
   }
   return null;
+}
+
+/** `Ghana`; for a code several countries share, three of their names and how many more. */
+function countriesOf(code: string): string {
+  const countries = callingCodes().get(code) ?? [];
+  const names = countries.slice(0, 3).map((country) => {
+    let name = regionNames.get(country);
+    if (name === undefined) {
+      name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country) ?? country;
+      regionNames.set(country, name);
+    }
+    return name;
+  });
+  return countries.length > 3 ? `${names.join(', ')} and ${countries.length - 3} more` : names.join(', ');
 }

@@ -64,7 +64,13 @@ export class SendBatchDto extends PickType(SendMessageDto, ['sender_id', 'type']
 
 export class BatchResponse {
   @ApiProperty({ example: 'batch' }) object!: string;
-  @ApiProperty({ example: 'bat_…' }) id!: string;
+  @ApiProperty({
+    example: 'bat_…',
+    nullable: true,
+    type: String,
+    description: 'null when no item was accepted: nothing of the batch was recorded',
+  })
+  id!: string | null;
   @ApiProperty({
     description:
       'One slot per item, in order: the message object (status QUEUED, or SCHEDULED with a send_at), or { "error": { … } } in the error shape with param such as messages[3].to',

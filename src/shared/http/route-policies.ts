@@ -4,7 +4,11 @@ import type { INestApplicationContext } from '@nestjs/common';
 import { MetadataScanner, ModulesContainer } from '@nestjs/core';
 import { FASTIFY_ROUTE_CONFIG_METADATA } from '@nestjs/platform-fastify/constants';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteOptions } from 'fastify';
+import type { Readable } from 'node:stream';
+import { BodyBounds, boundsOf, FormFieldCounter, JsonBoundsScanner } from './body-bounds';
+import type { DomainError } from '../domain-error';
 import { BodyShape, bodyShapeOf, Constructor, hasValidatedProperties } from './body-schema';
+import { SchemaError, shapeRefusal } from './body-schema.refusal';
 
 /** What configureApp learns about each controller route before Nest registers it. */
 interface RouteFacts {
@@ -79,9 +83,9 @@ function bodyDtoOf(controller: Constructor, method: string): Constructor | null 
  *
  * - A route whose `@Body()` is a class-validator DTO gets that DTO's JSON schema (body-schema.ts),
  *   checked by Fastify with ajv as soon as the body is parsed, before any guard, pipe or
- *   class-transformer walks it. The outcome is attached to the request (`attachValidation`) and
- *   answered by BodyShapeInterceptor after the guards: a request with a bad key is still a 401,
- *   over its rate limit a 429, whatever its body holds.
+ *   class-transformer walks it. The outcome is noted on the body (`attachValidation`, then a
+ *   preHandler) and answered by the ValidationPipe after the guards: a request with a bad key
+ *   is still a 401, over its rate limit a 429, whatever its body holds.
  * - A route allowed a body over the server's limit (`@RouteConfig({ bodyLimit })`) authenticates
  *   in its onRequest hook, before a byte of the body is read, with the early authenticator of
  *   one of its guards; a route with none cannot start. Refused, the connection is closed, so
@@ -109,6 +113,10 @@ export function registerRoutePolicies(fastify: FastifyInstance, options: RoutePo
       );
       route.schema = { ...route.schema, body: shape.schema };
       route.attachValidation = true;
+      route.preHandler = [
+        ...hooksOf(route.preHandler),
+        noteShapeFailure(shape),
+      ] as RouteOptions['preHandler'];
       config[SHAPE] = shape;
     }
     const limit = route.bodyLimit ?? options.defaultBodyLimit;
@@ -120,9 +128,49 @@ export function registerRoutePolicies(fastify: FastifyInstance, options: RoutePo
           'can authenticate before the body is read: give it one (see EarlyAuthenticator)',
       );
     }
-    const hooks = route.onRequest === undefined ? [] : ([] as unknown[]).concat(route.onRequest);
-    route.onRequest = [...hooks, authenticateBeforeBody(authenticator)] as RouteOptions['onRequest'];
+    route.onRequest = [
+      ...hooksOf(route.onRequest),
+      authenticateBeforeBody(authenticator),
+    ] as RouteOptions['onRequest'];
+    const shape = config[SHAPE] as BodyShape | undefined;
+    if (shape) {
+      const bounds = boundsOf(shape.schema);
+      const maxFields =
+        typeof shape.schema.maxProperties === 'number' ? shape.schema.maxProperties : bounds.maxEntries;
+      route.preParsing = [
+        ...hooksOf(route.preParsing),
+        boundWhileReading(bounds, maxFields),
+      ] as RouteOptions['preParsing'];
+    }
   });
+}
+
+const hooksOf = (hooks: unknown): unknown[] => (hooks === undefined ? [] : ([] as unknown[]).concat(hooks));
+
+/**
+ * On a route that takes large bodies, a JSON or form body is counted as it streams in (its
+ * nesting, its entries per object or list, its form fields: body-bounds.ts), so JSON.parse and
+ * the form parser never build more than the route's shape allows. Past the bounds the request
+ * is refused at once, and the rest of its body is never read.
+ */
+function boundWhileReading(bounds: BodyBounds, maxFields: number) {
+  return async (request: FastifyRequest, reply: FastifyReply, payload: Readable): Promise<Readable> => {
+    const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const counter =
+      type === 'application/json' || type.endsWith('+json')
+        ? new JsonBoundsScanner(bounds)
+        : type === 'application/x-www-form-urlencoded'
+          ? new FormFieldCounter(maxFields)
+          : null;
+    if (!counter) return payload;
+    payload.on('error', (error) => counter.destroy(error));
+    counter.on('error', () => {
+      payload.unpipe(counter);
+      payload.pause();
+      reply.header('connection', 'close');
+    });
+    return payload.pipe(counter);
+  };
 }
 
 function authenticateBeforeBody(authenticator: EarlyAuthenticator) {
@@ -137,8 +185,26 @@ function authenticateBeforeBody(authenticator: EarlyAuthenticator) {
   };
 }
 
-/** The body shape of the request's route, when its DTO gave it one. */
-export function bodyShapeOfRoute(request: FastifyRequest): BodyShape | undefined {
-  return (request.routeOptions?.config as unknown as Record<string, unknown> | undefined)?.[SHAPE] as
-    BodyShape | undefined;
+type CheckedRequest = FastifyRequest & { validationError?: { validation?: readonly SchemaError[] } };
+
+/** Bodies that failed their route's shape, and why; read by the ValidationPipe (shapeRefusalOf). */
+const failedShapes = new WeakMap<object, DomainError>();
+
+/**
+ * Notes ajv's verdict on the body itself, for the ValidationPipe to answer after the guards (so a
+ * bad key is still a 401 and a key over its limit a 429, whatever the body holds) and before it
+ * transforms anything. A body-less request is left to the pipe (it names the missing fields).
+ */
+function noteShapeFailure(shape: BodyShape) {
+  return (request: CheckedRequest, _reply: FastifyReply, done: () => void) => {
+    const failure = request.validationError?.validation?.[0];
+    const body = request.body;
+    if (failure && body !== null && typeof body === 'object')
+      failedShapes.set(body, shapeRefusal(failure, shape, body));
+    done();
+  };
 }
+
+/** The refusal of a body that failed its route's shape (route-policies.ts), or undefined. */
+export const shapeRefusalOf = (body: unknown): DomainError | undefined =>
+  body !== null && typeof body === 'object' ? failedShapes.get(body) : undefined;
