@@ -1,8 +1,8 @@
 import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
-import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, IsString } from 'class-validator';
 import { MAX_BATCH_MESSAGES } from '../domain/batch-input';
 import { ErrorResponse } from '../../shared/http/api-errors.decorator';
+import { ShapedAs } from '../../shared/http/body-schema';
 import { MessageResponse, SendMessageDto } from './message.dto';
 import { SendAtField } from './send-at.decorator';
 
@@ -18,7 +18,8 @@ const batchSize = {
  * One item of a batch. Its decorators give the body's shape (body-schema.ts: an object with these
  * fields only, each text when present); whether each item is sendable (`to` present and routable,
  * its message's length) is the domain's check per item, answered in the item's slot, so the
- * ValidationPipe does not validate items (no @ValidateNested).
+ * ValidationPipe neither converts nor validates items (`@ShapedAs`, not `@Type` and
+ * `@ValidateNested`).
  */
 export class BatchItemDto {
   @ApiProperty({ example: '+233241234567', description: 'E.164: + and 8–15 digits' })
@@ -58,7 +59,7 @@ export class SendBatchDto extends PickType(SendMessageDto, ['sender_id', 'type']
   @IsArray({ message: 'messages must be a list of { to, message } items' })
   @ArrayMinSize(1, batchSize)
   @ArrayMaxSize(MAX_BATCH_MESSAGES, batchSize)
-  @Type(() => BatchItemDto)
+  @ShapedAs(() => BatchItemDto)
   messages!: BatchItemDto[];
 }
 

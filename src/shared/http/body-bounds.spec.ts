@@ -40,6 +40,11 @@ describe('JsonBoundsScanner', () => {
   });
 
   it('names the container that holds too many entries', async () => {
+    const many = '{"messages":[{"to":1},{"a":1,"b":2,"c":3,"d":4,"e":5}]}';
+    for (const size of [1, 3, 4096])
+      expect(await refusal(new JsonBoundsScanner(bounds), many, size)).toMatchObject({
+        param: 'messages[1]',
+      });
     expect(
       await refusal(new JsonBoundsScanner(bounds), '{"messages":[{"to":1},{"a":1,"b":2,"c":3,"d":4,"e":5}]}'),
     ).toMatchObject({

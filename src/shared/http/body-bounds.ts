@@ -58,12 +58,22 @@ export class JsonBoundsScanner extends Transform {
   private depth = 0;
   private inString = false;
   private escaped = false;
-  /** Per open level: commas seen (entries - 1), whether it is an object, its current key. */
+  /**
+   * Per open level: commas seen (entries - 1), whether it is an object, and where its current key
+   * sits: the chunk and the bytes in it, decoded only to name a refusal (or, for a key split
+   * across chunks, rare, its text).
+   */
   private readonly commas: number[] = [];
   private readonly isObject: boolean[] = [];
-  private readonly keys: string[] = [];
+  private readonly keyChunks: (Buffer | null)[] = [];
+  private readonly keyStarts: number[] = [];
+  private readonly keyEnds: number[] = [];
+  private readonly keyTexts: string[] = [];
   private expectingKey = false;
-  private collectingKey: number[] | null = null;
+  /** The key being read: where it starts in this chunk, and what of it earlier chunks held. */
+  private readingKey = false;
+  private keyStart = 0;
+  private keyBefore: Buffer | null = null;
 
   constructor(private readonly bounds: BodyBounds) {
     super();
@@ -75,55 +85,89 @@ export class JsonBoundsScanner extends Transform {
     else done(null, chunk);
   }
 
+  /** One pass over the chunk, in locals (a 2 MiB body is 2 million turns of this loop). */
   private scan(chunk: Buffer): DomainError | null {
-    for (let i = 0; i < chunk.length; i++) {
+    const { maxDepth, maxEntries } = this.bounds;
+    let { depth, inString, escaped, expectingKey } = this;
+    let problem: DomainError | null = null;
+    for (let i = 0; i < chunk.length && problem === null; i++) {
       const byte = chunk[i];
-      if (this.inString) {
-        if (this.escaped) this.escaped = false;
-        else if (byte === BACKSLASH) this.escaped = true;
+      if (inString) {
+        if (escaped) escaped = false;
+        else if (byte === BACKSLASH) escaped = true;
         else if (byte === QUOTE) {
-          this.inString = false;
-          if (this.collectingKey) {
-            this.keys[this.depth - 1] = Buffer.from(this.collectingKey).toString('utf8');
-            this.collectingKey = null;
-          }
-        } else if (this.collectingKey && this.collectingKey.length < KEY_BYTES) this.collectingKey.push(byte);
-        continue;
-      }
-      if (byte === QUOTE) {
-        this.inString = true;
-        if (this.expectingKey) this.collectingKey = [];
-        this.expectingKey = false;
-      } else if (byte === OPEN_OBJECT || byte === OPEN_LIST) {
-        if (this.depth >= this.bounds.maxDepth)
-          return this.refuse(`nests deeper than this request takes (at most ${this.bounds.maxDepth} levels)`);
-        this.commas[this.depth] = 0;
-        this.isObject[this.depth] = byte === OPEN_OBJECT;
-        this.keys[this.depth] = '';
-        this.depth++;
-        this.expectingKey = byte === OPEN_OBJECT;
-      } else if (byte === CLOSE_OBJECT || byte === CLOSE_LIST) {
-        if (this.depth > 0) this.depth--;
-        this.expectingKey = false;
-      } else if (byte === COMMA && this.depth > 0) {
-        const level = this.depth - 1;
-        if (++this.commas[level] >= this.bounds.maxEntries) {
-          this.depth--; // name the container, not its next entry
-          return this.refuse(
-            `holds more entries than this request takes (at most ${this.bounds.maxEntries})`,
-          );
+          inString = false;
+          if (this.readingKey) this.keyRead(chunk, i, depth - 1);
         }
-        this.expectingKey = this.isObject[level];
+      } else if (byte === QUOTE) {
+        inString = true;
+        if (expectingKey) {
+          this.readingKey = true;
+          this.keyStart = i + 1;
+          this.keyBefore = null;
+        }
+        expectingKey = false;
+      } else if (byte === OPEN_OBJECT || byte === OPEN_LIST) {
+        if (depth >= maxDepth) {
+          this.depth = depth;
+          problem = this.refuse(`nests deeper than this request takes (at most ${maxDepth} levels)`);
+        } else {
+          this.commas[depth] = 0;
+          this.isObject[depth] = byte === OPEN_OBJECT;
+          this.keyChunks[depth] = null;
+          this.keyTexts[depth] = '';
+          depth++;
+          expectingKey = byte === OPEN_OBJECT;
+        }
+      } else if (byte === CLOSE_OBJECT || byte === CLOSE_LIST) {
+        if (depth > 0) depth--;
+        expectingKey = false;
+      } else if (byte === COMMA && depth > 0) {
+        const level = depth - 1;
+        if (++this.commas[level] >= maxEntries) {
+          this.depth = level; // name the container, not its next entry
+          problem = this.refuse(`holds more entries than this request takes (at most ${maxEntries})`);
+        }
+        expectingKey = this.isObject[level];
       }
     }
+    if (problem !== null) return problem;
+    Object.assign(this, { depth, inString, escaped, expectingKey });
+    if (this.readingKey) {
+      // The key goes on in the next chunk: keep what this one held of it (a few bytes at most).
+      const part = chunk.subarray(this.keyStart, Math.min(chunk.length, this.keyStart + KEY_BYTES));
+      this.keyBefore = this.keyBefore
+        ? Buffer.concat([this.keyBefore, part]).subarray(0, KEY_BYTES)
+        : Buffer.from(part);
+      this.keyStart = 0;
+    }
     return null;
+  }
+
+  /** The key of the object open at `level` ends before `end` in `chunk`. */
+  private keyRead(chunk: Buffer, end: number, level: number): void {
+    this.readingKey = false;
+    const bytes = chunk.subarray(this.keyStart, Math.min(end, this.keyStart + KEY_BYTES));
+    if (this.keyBefore) {
+      this.keyChunks[level] = null;
+      this.keyTexts[level] = Buffer.concat([this.keyBefore, bytes]).subarray(0, KEY_BYTES).toString('utf8');
+      this.keyBefore = null;
+    } else {
+      this.keyChunks[level] = chunk;
+      this.keyStarts[level] = this.keyStart;
+      this.keyEnds[level] = this.keyStart + bytes.length;
+    }
   }
 
   /** The refusal, naming the open level where it happened the way the ValidationPipe would. */
   private refuse(what: string): DomainError {
     let param = '';
     for (let level = 0; level < this.depth; level++) {
-      const entry = this.isObject[level] ? this.keys[level] : String(this.commas[level]);
+      const key =
+        this.keyChunks[level]?.toString('utf8', this.keyStarts[level], this.keyEnds[level]) ??
+        this.keyTexts[level] ??
+        '';
+      const entry = this.isObject[level] ? key : String(this.commas[level]);
       param = this.isObject[level] ? (param ? `${param}.${entry}` : entry) : `${param}[${entry}]`;
     }
     return param

@@ -92,6 +92,19 @@ const transformerStorage = require('class-transformer/cjs/storage').defaultMetad
   findTypeMetadata(target: Constructor, propertyName: string): TypeMetadata | undefined;
 };
 
+const SHAPED_AS = Symbol('shapedAs');
+
+/**
+ * The class whose fields give this property's shape in the body schema (its items', for a list),
+ * for a property the ValidationPipe is not to convert or validate: a batch's items are checked
+ * one by one by the domain, and turning 1,000 of them into class instances (`@Type`) would cost
+ * more than everything else the pipe does to the batch.
+ */
+export const ShapedAs =
+  (type: () => Constructor): PropertyDecorator =>
+  (target, property) =>
+    Reflect.defineMetadata(SHAPED_AS, type, target.constructor, property);
+
 /** True when class-validator knows at least one property of the class. */
 export function hasValidatedProperties(dto: unknown): dto is Constructor {
   return typeof dto === 'function' && validationMetadatas(dto as Constructor).length > 0;
@@ -148,7 +161,8 @@ function propertySchema(
   const typeChecks = metadatas.filter((m) => m.name !== undefined && TYPE_CHECKS[m.name] !== undefined);
   const own = typeChecks.filter((m) => !m.each);
   const each = typeChecks.filter((m) => m.each);
-  const declared = transformerStorage.findTypeMetadata(dto, name)?.typeFunction();
+  const shapedAs = Reflect.getMetadata(SHAPED_AS, dto, name) as (() => Constructor) | undefined;
+  const declared = shapedAs ? shapedAs() : transformerStorage.findTypeMetadata(dto, name)?.typeFunction();
   // `@Type(() => Number)` converts before validation: the wire value is not the declared type.
   if (PRIMITIVE_CONSTRUCTORS.has(declared)) return freeForm(FREE_FORM_DEPTH, refusals);
   const nested =
