@@ -18,8 +18,8 @@ interface RouteFacts {
   readonly guards: readonly unknown[];
 }
 
-const FACTS = 'routeFacts';
-const SHAPE = 'bodyShape';
+/** The route config key describeControllerRoutes notes a route's facts under. */
+export const ROUTE_FACTS = 'routeFacts';
 
 /**
  * Authenticates a request from its headers alone, before its body is read: the same check a
@@ -60,7 +60,7 @@ export function describeControllerRoutes(app: INestApplicationContext): void {
           guards: [...classGuards, ...(Reflect.getMetadata(GUARDS_METADATA, handler) ?? [])],
         };
         const config = Reflect.getMetadata(FASTIFY_ROUTE_CONFIG_METADATA, handler) ?? {};
-        Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, [FACTS]: facts }, handler);
+        Reflect.defineMetadata(FASTIFY_ROUTE_CONFIG_METADATA, { ...config, [ROUTE_FACTS]: facts }, handler);
       }
     }
   }
@@ -103,21 +103,22 @@ export function registerRoutePolicies(fastify: FastifyInstance, options: RoutePo
   };
 
   fastify.addHook('onRoute', (route: RouteOptions) => {
-    const config = route.config as Record<string, unknown> | undefined;
-    const facts = config?.[FACTS] as RouteFacts | undefined;
-    if (!facts || !config) return;
-    if (facts.bodyDto) {
-      const shape = shapeOf(
-        facts.bodyDto,
-        options.apiPrefixes.some((p) => route.url.startsWith(p)),
-      );
+    const facts = (route.config as Record<string, unknown> | undefined)?.[ROUTE_FACTS] as
+      RouteFacts | undefined;
+    if (!facts) return;
+    const shape = facts.bodyDto
+      ? shapeOf(
+          facts.bodyDto,
+          options.apiPrefixes.some((p) => route.url.startsWith(p)),
+        )
+      : null;
+    if (shape) {
       route.schema = { ...route.schema, body: shape.schema };
       route.attachValidation = true;
       route.preHandler = [
         ...hooksOf(route.preHandler),
         noteShapeFailure(shape),
       ] as RouteOptions['preHandler'];
-      config[SHAPE] = shape;
     }
     const limit = route.bodyLimit ?? options.defaultBodyLimit;
     if (limit <= options.defaultBodyLimit) return;
@@ -132,7 +133,6 @@ export function registerRoutePolicies(fastify: FastifyInstance, options: RoutePo
       ...hooksOf(route.onRequest),
       authenticateBeforeBody(authenticator),
     ] as RouteOptions['onRequest'];
-    const shape = config[SHAPE] as BodyShape | undefined;
     if (shape) {
       const bounds = boundsOf(shape.schema);
       const maxFields =
