@@ -12,12 +12,13 @@
  * 30), BENCH_SKIP_STORE=1 (skip scenarios 5-6), BENCH_SKIP_SUSTAINED=1 (skip scenario 8),
  * BENCH_KEEP=1 (keep the temp data directories), BENCH_CPU_PROF=dir (run the servers under
  * node --cpu-prof), BENCH_SQL_STATS=dir (count each server's SQLite statements, see
-  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch, imports, verify, idle or
- * campaign (scenario 7, 8, 2-4, 1b, 9, 10, 11, 12 or 12-13, alone), BENCH_BATCHES (measured
- * 1,000-item batches in scenario 9, 9), BENCH_IMPORT_ROWS (rows of scenario 10's CSV, 100,000),
- * BENCH_IDLE_SECONDS (scenario 12's measured window, 20), BENCH_IDLE_SETTLE_SECONDS (how long the
- * fresh server is left alone before it, 40), BENCH_CAMPAIGN_BATCHES (scenario 13's batches of
- * 1,000, 100).
+  * sql-stats.js), BENCH_ONLY=otp (or dlr), sustained, sends, floor, batch, imports, verify, idle,
+ * campaign or hostile (scenario 7, 8, 2-4, 1b, 9, 10, 11, 12, 12-13 or 14, alone), BENCH_BATCHES
+ * (measured 1,000-item batches in scenario 9, 9), BENCH_IMPORT_ROWS (rows of scenario 10's CSV,
+ * 100,000), BENCH_IDLE_SECONDS (scenario 12's measured window, 20), BENCH_IDLE_SETTLE_SECONDS (how
+ * long the fresh server is left alone before it, 40), BENCH_CAMPAIGN_BATCHES (scenario 13's batches
+ * of 1,000, 100), BENCH_HOSTILE_SECONDS (each phase of scenario 14, 15). Scenario 14 runs only when
+ * asked for (BENCH_ONLY=hostile): it is about what one tenant can do to another, not speed.
  */
 const { spawn } = require('node:child_process');
 const { mkdtempSync, rmSync, writeFileSync, mkdirSync } = require('node:fs');
@@ -58,12 +59,16 @@ const CAMPAIGN_CONNECTIONS = 4;
  * scenarios 2-4 alone (their ratios then have no baseline); BENCH_ONLY=floor runs scenario 1b
   * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=imports runs scenario 10 alone;
  * BENCH_ONLY=verify runs scenario 11 alone; BENCH_ONLY=idle runs scenario 12 alone and
- * BENCH_ONLY=campaign scenarios 12 and 13 (the campaign's server is measured idle before it).
+ * BENCH_ONLY=campaign scenarios 12 and 13 (the campaign's server is measured idle before it);
+ * BENCH_ONLY=hostile runs scenario 14.
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-const SCENARIOS = ['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify', 'idle', 'campaign'];
-if (ONLY && !SCENARIOS.includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports, verify, idle or campaign`);
+const SCENARIOS = ['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify', 'idle', 'campaign', 'hostile'];
+if (ONLY && !SCENARIOS.includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports, verify, idle, campaign or hostile`);
 if (!(IMPORT_ROWS >= 1 && IMPORT_ROWS <= 200_000)) throw new Error(`BENCH_IMPORT_ROWS=${process.env.BENCH_IMPORT_ROWS}: expected 1 to 200,000 rows`);
+/** Seconds of each phase of scenario 14, and the victim's sends per second in it. */
+const HOSTILE_SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 15);
+const VICTIM_RATE = 10;
 if (!(BATCHES >= 1)) throw new Error(`BENCH_BATCHES=${process.env.BENCH_BATCHES}: expected a number of batches, at least 1`);
 if (!(IDLE_SECONDS >= 1)) throw new Error(`BENCH_IDLE_SECONDS=${process.env.BENCH_IDLE_SECONDS}: expected a number of seconds, at least 1`);
 if (!(IDLE_SETTLE_SECONDS >= 0)) throw new Error(`BENCH_IDLE_SETTLE_SECONDS=${process.env.BENCH_IDLE_SETTLE_SECONDS}: expected a number of seconds`);
@@ -90,6 +95,7 @@ const TARGETS = {
   verifyCreateP99Ms: 10,
   verifyCheckP99Ms: 5,
   verifyDeliveredP99Ms: 40,
+  hostileVictimP99Ms: 100,
 };
 
 const tmpRoot = mkdtempSync(join(tmpdir(), 'sms-wallet-bench-'));
@@ -217,6 +223,10 @@ function serverEnv(port, dataDir, extra = {}) {
     RATE_LIMIT_PER_TEST_KEY_RPS: '1000000000',
     RATE_LIMIT_PER_TEST_KEY_BURST: '1000000000',
     TEST_DAILY_MESSAGE_QUOTA: '0',
+    BATCH_ITEMS_PER_WALLET_PER_SECOND: '1000000000',
+    BATCH_ITEMS_PER_WALLET_BURST: '1000000000',
+    BATCH_ITEMS_PER_TEST_WALLET_PER_SECOND: '1000000000',
+    BATCH_ITEMS_PER_TEST_WALLET_BURST: '1000000000',
     LOG_LEVEL: 'error',
     EVENT_STORE_URL: '',
     MONGODB_URL: '',
@@ -762,6 +772,57 @@ function campaign({ measureIdle }) {
   });
 }
 
+/** The limits a free TEST key and its wallet have by default: the attacker's in scenario 14. */
+const DEFAULT_LIMITS = {
+  RATE_LIMIT_PER_KEY_RPS: '200',
+  RATE_LIMIT_PER_KEY_BURST: '500',
+  RATE_LIMIT_PER_TEST_KEY_RPS: '20',
+  RATE_LIMIT_PER_TEST_KEY_BURST: '50',
+  TEST_DAILY_MESSAGE_QUOTA: '1000',
+  BATCH_ITEMS_PER_WALLET_PER_SECOND: '2000',
+  BATCH_ITEMS_PER_WALLET_BURST: '10000',
+  BATCH_ITEMS_PER_TEST_WALLET_PER_SECOND: '200',
+  BATCH_ITEMS_PER_TEST_WALLET_BURST: '1000',
+};
+
+/**
+ * 14. Hostile tenant (issue 28): one merchant (the victim) sends VICTIM_RATE single messages a
+ * second while another, with a free TEST key and the default limits, sends its worst bodies at
+ * its rate limit (20 a second, at most 8 at once): 2 MiB batches of one item with ~240,000 keys
+ * or nested a million deep (`shape`); batches of 1,000 refused items (`refused`); the same 2 MiB
+ * with an unknown key, and 6 MiB console forms without a session (`unauthenticated`). Each
+ * phase on a fresh server (a jammed one would spoil the next), warmed up by a third merchant
+ * (bench/hostile-load.js, warmUp); then 30 uploads of each
+ * unauthenticated body stalled at 90% (`slow`: the memory they hold, whether the server closes
+ * them), and each body once on an idle server (`costs`: answer time and server CPU).
+ */
+async function hostile() {
+  const phases = {};
+  const phase = (name, attack) =>
+    onOwnServer(join(tmpRoot, `hostile-${name}`), 3, DEFAULT_LIMITS, async (server, keys) => {
+      log(`14 hostile, ${name}: ${attack ? JSON.stringify(attack) : 'the victim alone'}, ${HOSTILE_SECONDS} s`);
+      const common = { url: server.url, seconds: HOSTILE_SECONDS, serverPid: server.child.pid };
+      if (attack?.kind !== 'costs') await load({ url: server.url, warmUp: { key: keys[2] } }, 'hostile-load.js');
+      const attacking = attack && load({ ...common, attack: { ...attack, key: keys[0] } }, 'hostile-load.js');
+      if (attack && !attack.rate) return attacking; // slow, costs: no victim
+      const [victim, attackResult] = await Promise.all([
+        load({ ...common, victim: { key: keys[1], rate: VICTIM_RATE } }, 'hostile-load.js'),
+        attacking,
+      ]);
+      return { ...victim, ...attackResult };
+    }).then((result) => {
+      log(`14 hostile, ${name}: ${JSON.stringify(result)}`);
+      return result;
+    });
+  phases.idle = await phase('idle', null);
+  phases.shape = await phase('shape', { kind: 'shape', rate: 20, concurrency: 8 });
+  phases.refused = await phase('refused', { kind: 'refused', rate: 20, concurrency: 8 });
+  phases.unauthenticated = await phase('unauthenticated', { kind: 'unauthenticated', rate: 20, concurrency: 8 });
+  phases.slow = (await phase('slow', { kind: 'slow', uploads: 30 })).slow;
+  phases.costs = (await phase('costs', { kind: 'costs' })).costs;
+  return phases;
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -839,6 +900,7 @@ async function main() {
       s.campaign = c;
     }
   }
+  if (ONLY === 'hostile') s.hostile = await hostile();
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -940,6 +1002,13 @@ function evaluate(s, peakRssMb) {
     add(...verifyTargets[1], `${v.checks.p99_ms} ms (p50 ${v.checks.p50_ms} ms), ${v.checks.errors} errors`, v.checks.p99_ms <= TARGETS.verifyCheckP99Ms && v.checks.errors === 0);
     add(...verifyTargets[2], v.p99_ms === null ? 'none delivered' : `${v.p99_ms} ms (p50 ${v.p50_ms} ms), ${v.delivered}/${v.verifications} delivered`, v.p99_ms !== null && v.p99_ms <= TARGETS.verifyDeliveredP99Ms && v.delivered === v.verifications);
   } else for (const [name, target] of verifyTargets) add(name, target, null);
+  const h = s.hostile;
+  for (const name of ['shape', 'refused', 'unauthenticated']) {
+    const target = `< ${TARGETS.hostileVictimP99Ms} ms`;
+    const victim = h?.[name]?.victim;
+    if (victim) add(`another tenant's send p99, attacker: ${name}`, target, `${victim.p99_ms} ms (idle ${h.idle?.victim?.p99_ms} ms)`, victim.p99_ms < TARGETS.hostileVictimP99Ms);
+    else if (ONLY === 'hostile') add(`another tenant's send p99, attacker: ${name}`, target, null);
+  }
   add('server peak RSS (process tree)', `<= ${TARGETS.rssMb} MB`, `${peakRssMb} MB`, peakRssMb <= TARGETS.rssMb);
   return t;
 }
@@ -1033,6 +1102,18 @@ function print(results) {
         ` every message final and settled after ${c.settled_s} s (${c.settled_per_s}/s); ${c.unsettled_at_last_answer} unsettled at the last answer; batch answer p50 ${c.batch_answer_ms.p50} ms, max ${c.batch_answer_ms.max} ms;` +
         ` server CPU ${c.cpu_ms_per_message} ms per message, peak RSS ${c.peak_rss_mb} MB`,
     );
+  }
+  const h = s.hostile;
+  if (h) {
+    out.push(`14 hostile tenant, ${VICTIM_RATE} victim sends/s for ${HOSTILE_SECONDS} s per phase (fresh server each):`);
+    for (const name of ['idle', 'shape', 'refused', 'unauthenticated']) {
+      const p = h[name];
+      if (!p?.victim) continue;
+      const attack = p.attack ? `; attack ${p.attack.mb_per_request} MB bodies: ${p.attack.sent} sent, ${p.attack.skipped} skipped (8 in flight), answers ${JSON.stringify(p.attack.statuses)}` : '';
+      out.push(`  ${name}: victim p50 ${p.victim.p50_ms} ms, p99 ${p.victim.p99_ms} ms, max ${p.victim.max_ms} ms, answers ${JSON.stringify(p.victim.statuses)}${attack}`);
+    }
+    if (h.slow) out.push(`  slow: ${h.slow.uploads} uploads stalled at 90%: ${h.slow.held_mb_after_5s} MB held after 5 s; closed by the server ${h.slow.closed_within_5s} within 5 s, ${h.slow.closed_within_45s} within 45 s (last after ${h.slow.last_closed_after_s} s)`);
+    if (h.costs) for (const [name, c] of Object.entries(h.costs)) out.push(`  cost of one ${name}: ${c.status} in ${c.answer_ms} ms, server CPU ${c.server_cpu_ms} ms`);
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');
   for (const t of results.targets) out.push(`  ${t.result.padEnd(4)} ${t.name}: ${t.measured ?? 'not measured'} (target ${t.target})`);

@@ -41,7 +41,17 @@ export class ApiKeyGuard implements CanActivate {
   ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<AuthenticatedRequest>();
+    await this.authenticate(context.switchToHttp().getRequest<AuthenticatedRequest>());
+    return true;
+  }
+
+  /**
+   * Finds the key's principal and counts the request against the key's limit, once per request:
+   * routes that take large bodies call it from a hook before the body is read (route-policies.ts),
+   * and the guard then finds the principal already there.
+   */
+  async authenticate(request: AuthenticatedRequest): Promise<Principal> {
+    if (request.principal) return request.principal;
     const header = request.headers.authorization;
     if (!header) throw unauthenticated('Missing Authorization header: send Authorization: Bearer <API key>');
     const match = /^Bearer\s+(\S+)\s*$/i.exec(header);
@@ -53,7 +63,7 @@ export class ApiKeyGuard implements CanActivate {
     this.limiter.consumeForKey(principal.keyId, principal.environment);
     checkKeyAccess(principal, request);
     request.principal = principal;
-    return true;
+    return principal;
   }
 }
 

@@ -36,6 +36,8 @@ export type ConsoleRequest = FastifyRequest & {
   /** The pre-session secret this response uses (set once per request). */
   consolePreSecret?: string;
   consoleVisitorLoaded?: boolean;
+  /** Counted against the session's rate limit already (SignedInGuard). */
+  consoleSessionCounted?: boolean;
 };
 
 /** Paths whose errors are HTML pages rather than API.md's JSON bodies (`/` itself only ever redirects). */

@@ -17,7 +17,7 @@ export class ErrorResponse {
 
 /** What each status means on every endpoint that can answer it; `codes` add the endpoint's own. */
 const MEANINGS: Record<number, string> = {
-  400: 'invalid_request_error: malformed JSON (invalid_json), a body that is not an object (invalid_request), a missing or mistyped field (parameter_missing, parameter_invalid)',
+  400: 'invalid_request_error: malformed JSON (invalid_json, with its line and column), a body that is not an object (invalid_request), a field the route does not know (parameter_unknown), a missing or mistyped field (parameter_missing, parameter_invalid)',
   401: 'authentication_error: missing, malformed, unknown or revoked API key (invalid_api_key)',
   402: 'insufficient_credit: sms_left does not cover the credits asked for',
   403: "permission_error: the API key's scope or allowed IPs do not cover this request (permission_denied)",

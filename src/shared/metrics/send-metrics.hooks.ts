@@ -65,7 +65,8 @@ function resultOf(
     return sent.replayed ? 'replayed' : 'accepted';
   }
   if (reply.getHeader('idempotent-replayed') === 'true') return 'replayed';
-  return reply.statusCode < 300 ? 'accepted' : 'refused';
+  // A 2xx with a noted code sent nothing (a batch whose every item was refused: batch_refused).
+  return reply.statusCode < 300 && errorCodeOf(request) === undefined ? 'accepted' : 'refused';
 }
 
 function environmentOf(endpoint: SendEndpoint, request: MaybeAuthenticated): string {

@@ -90,6 +90,8 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
     metrics.answered({ ...base, status: 200, result: 'replayed' });
     metrics.answered({ ...base, status: 402, code: 'insufficient_credit', result: 'refused' });
     metrics.answered({ ...base, status: 413, result: 'refused' });
+    // A 200 that sent nothing (a batch whose every item was refused) is not an accepted send.
+    metrics.answered({ ...base, endpoint: 'batch', status: 200, code: 'batch_refused', result: 'refused' });
     const lines = await samples(registry);
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -97,6 +99,7 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
         'sms_sends_replayed_total{endpoint="messages",environment="TEST"} 1',
         'sms_sends_refused_total{endpoint="messages",environment="TEST",code="insufficient_credit"} 1',
         'sms_sends_refused_total{endpoint="messages",environment="TEST",code="http_413"} 1',
+        'sms_sends_refused_total{endpoint="batch",environment="TEST",code="batch_refused"} 1',
         'sms_send_duration_seconds_count{endpoint="messages",result="refused"} 2',
         'sms_send_duration_seconds_bucket{le="0.025",endpoint="messages",result="accepted"} 1',
         'sms_send_duration_seconds_bucket{le="0.01",endpoint="messages",result="accepted"} 0',

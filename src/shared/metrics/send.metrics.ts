@@ -15,7 +15,10 @@ export interface AnsweredSend {
   /** TEST, LIVE, or `unknown` for a refusal that came before the key was read. */
   readonly environment: string;
   readonly status: number;
-  /** The error body's `code` for a refusal. */
+  /**
+   * The error body's `code` for a refusal; also set on a 2xx that sent nothing (a batch whose
+   * every item was refused, `batch_refused`), which counts as refused.
+   */
   readonly code: string | undefined;
   /** `replayed`: answered again from an Idempotency-Key (or a form's token), not a new decision. */
   readonly result: 'accepted' | 'replayed' | 'refused';
