@@ -137,8 +137,10 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // Both, or a restart (a rebuild) would believe a commit still armed and never commit again.
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = null;
+    this.commitAt = Number.POSITIVE_INFINITY;
     for (const running of this.running.values()) {
       if (running.retryTimer) clearTimeout(running.retryTimer);
       await running.subscription?.stop();
