@@ -68,11 +68,34 @@ module.exports = {
       },
     },
     {
+      name: 'verify-through-messaging-commands',
+      comment:
+        "Verify asks messaging for its SMS only through messaging's commands and queries (and its " +
+        'domain types): never its services, stores, adapters or read models (issue 30).',
+      severity: 'error',
+      from: { path: '^src/verify/', pathNot: TESTS },
+      to: {
+        path: '^src/messaging/',
+        pathNot: [
+          '^src/messaging/application/(commands|queries)/',
+          '^src/messaging/domain/',
+          '^src/messaging/http/idempotency-key\\.header\\.ts$',
+        ],
+      },
+    },
+    {
+      name: 'messaging-not-to-verify',
+      comment: 'The arrow points from verify to messaging only: messaging knows nothing of one-time codes.',
+      severity: 'error',
+      from: { path: '^src/messaging/' },
+      to: { path: '^src/verify/' },
+    },
+    {
       name: 'shared-not-to-contexts',
       comment: 'The shared kernel is used by the contexts and never the other way round.',
       severity: 'error',
       from: { path: '^src/shared/' },
-      to: { path: '^src/(accounts|wallet|messaging|billing|console|cli)/' },
+      to: { path: '^src/(accounts|wallet|messaging|billing|verify|console|cli)/' },
     },
   ],
   options: {

@@ -11,7 +11,10 @@
  * 1/rate in seconds for an interval in milliseconds). Here send n leaves at n / rate, spread
  * evenly, on a keep-alive connection, and each latency is one real response.
  *
- * Scenario: { url, keys, connections, mode: 'fixed' | 'settle', ... }
+ * Scenario: { url, keys, connections, mode: 'fixed' | 'settle', request?, ... }
+ *  - request: 'send' (POST /v1/messages, the default), 'verify-create' (POST /v1/verifications;
+ *    with `collect`, the answers' id and test_code come back as `collected`) or 'verify-check'
+ *    (POST /v1/verifications/:id/check of each of `checks`, { id, code, key }, in turn).
  *  - fixed: `amount` sends at `rate`/s. Open loop: when all connections are busy a send waits
  *    for one, and that wait is part of its latency.
  *  - settle: the rate follows what the service settles (see nextRate), for `warmup` seconds and
@@ -65,8 +68,8 @@ class Connection {
     });
   }
 
-  send(request, started, stats) {
-    this.pending = { started, stats };
+  send(request, started, stats, key) {
+    this.pending = { started, stats, key };
     this.socket.write(request, 'latin1');
   }
 
@@ -83,14 +86,19 @@ class Connection {
       end = last < 0 ? Infinity : last + 7;
     }
     if (this.buffer.length < end) return;
+    const body = scenario.collect ? this.buffer.toString('utf8', headerEnd + 4, end) : '';
     this.buffer = this.buffer.subarray(end);
-    const { started, stats } = this.pending;
+    const { started, stats, key } = this.pending;
     this.pending = null;
     const status = Number(head.slice(9, 12));
     stats.statuses[status] = (stats.statuses[status] ?? 0) + 1;
     if (status >= 200 && status < 300) {
       stats.ok += 1;
       stats.latencies.push(performance.now() - started);
+      if (scenario.collect) {
+        const answer = JSON.parse(body);
+        collected.push({ id: answer.id, code: answer.test_code, key });
+      }
     } else stats.non2xx += 1;
     if (/\r\nconnection:\s*close/i.test(head)) this.socket.destroy();
     else becameIdle(this);
@@ -118,16 +126,39 @@ const idle = [];
 const waiting = [];
 const host = `${target.hostname}:${target.port}`;
 
+/**
+ * The n-th request: a send (default); with `request: 'verify-create'` a verification to the n-th
+ * number (its answer's id and test_code kept when `collect` is set); with `'verify-check'` a
+ * check of the n-th of `checks` with its code, under the key that created it.
+ */
 function request(n) {
-  const body = sendBody(n);
-  const key = scenario.keys[n % scenario.keys.length];
-  return `POST /v1/messages HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
+  let path = '/v1/messages';
+  let body;
+  let key = scenario.keys[n % scenario.keys.length];
+  if (scenario.request === 'verify-create') {
+    path = '/v1/verifications';
+    body = JSON.stringify({ to: `+23324${String(1000000 + (n % 9000000)).padStart(7, '0')}`, sender_id: 'BenchShop' });
+  } else if (scenario.request === 'verify-check') {
+    const check = scenario.checks[n % scenario.checks.length];
+    path = `/v1/verifications/${check.id}/check`;
+    key = check.key;
+    body = JSON.stringify({ code: check.code });
+  } else body = sendBody(n);
+  return `POST ${path} HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nAuthorization: Bearer ${key}\r\nContent-Length: ${body.length}\r\n\r\n${body}`;
 }
+
+/** What `collect` keeps of each 2xx answer of a verify-create: enough to check its code later. */
+const collected = [];
+
+/** The key the n-th request is sent with (a check's is its verification's). */
+const keyOf = (n) => (scenario.request === 'verify-check' ? scenario.checks[n % scenario.checks.length].key : scenario.keys[n % scenario.keys.length]);
 
 function becameIdle(connection) {
   const next = waiting.shift();
-  if (next) connection.send(request(sent++), next.started, next.stats);
-  else idle.push(connection);
+  if (next) {
+    const n = sent++;
+    connection.send(request(n), next.started, next.stats, keyOf(n));
+  } else idle.push(connection);
 }
 
 const all = Array.from({ length: connections }, () => new Connection());
@@ -140,8 +171,10 @@ timeouts.unref();
 /** Sends now on an idle connection, or queues the send when `queue`; false when it did neither. */
 function send(stats, { queue }) {
   const connection = idle.pop();
-  if (connection) connection.send(request(sent++), performance.now(), stats);
-  else if (queue) waiting.push({ started: performance.now(), stats });
+  if (connection) {
+    const n = sent++;
+    connection.send(request(n), performance.now(), stats, keyOf(n));
+  } else if (queue) waiting.push({ started: performance.now(), stats });
   else return false;
   stats.requests += 1;
   return true;
@@ -197,7 +230,8 @@ async function fixed() {
     }, 1);
   });
   await inFlightDone();
-  return { rate, connections, ...summary(stats, (performance.now() - started) / 1000) };
+  const result = { rate, connections, ...summary(stats, (performance.now() - started) / 1000) };
+  return scenario.collect ? { ...result, collected } : result;
 }
 
 /**
@@ -317,8 +351,8 @@ async function settle() {
 
 (scenario.mode === 'settle' ? settle() : fixed())
   .then((result) => {
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    process.exit(0);
+    // Exit once written: a large answer (collected codes) is more than a pipe takes at once.
+    process.stdout.write(`${JSON.stringify(result)}\n`, () => process.exit(0));
   })
   .catch((error) => {
     process.stderr.write(`${error.stack ?? error}\n`);

@@ -14,11 +14,13 @@ const { join } = require('node:path');
 
 const ACCEPTED = ['CreditsReserved'];
 const SETTLED = ['ReservationCaptured', 'ReservationReleased'];
+/** A message's final outcome (with `finals: true`). */
+const FINAL = ['MessageDelivered', 'MessageFailed', 'MessageExpired'];
 
-function settlementCounter(dataDir) {
+function settlementCounter(dataDir, { finals: countFinals = false } = {}) {
   const Database = require('better-sqlite3');
   const db = new Database(join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
-  const types = [...ACCEPTED, ...SETTLED];
+  const types = [...ACCEPTED, ...SETTLED, ...(countFinals ? FINAL : [])];
   const since = db.prepare(
     `SELECT type, count(*) AS n, max(position) AS last FROM events
       WHERE type IN (${types.map(() => '?').join(', ')}) AND position > ? GROUP BY type`,
@@ -26,17 +28,19 @@ function settlementCounter(dataDir) {
   let position = 0;
   let accepted = 0;
   let settled = 0;
+  let finals = 0;
   return {
-    /** The counts now: { accepted, settled, backlog }. */
+    /** The counts now: { accepted, settled, backlog, finals } (finals stays 0 unless counted). */
     read() {
       let last = position;
       for (const row of since.all(...types, position)) {
         if (ACCEPTED.includes(row.type)) accepted += row.n;
-        else settled += row.n;
+        else if (SETTLED.includes(row.type)) settled += row.n;
+        else finals += row.n;
         last = Math.max(last, row.last);
       }
       position = last;
-      return { accepted, settled, backlog: accepted - settled };
+      return { accepted, settled, backlog: accepted - settled, finals };
     },
     close() {
       db.close();

@@ -11,29 +11,15 @@
  * then skips most of V8's parsing and compiling (about 200 ms of a 600 ms run here).
  */
 const { existsSync, readFileSync, renameSync, statSync, writeFileSync } = require('node:fs');
-const { spawnSync } = require('node:child_process');
 const Module = require('node:module');
 const { dirname, join } = require('node:path');
 const vm = require('node:vm');
-const { CLI_BUNDLE, staleReason } = require('./build-stamp');
+const { CLI_BUNDLE } = require('./build-stamp');
+const { buildIfStale } = require('./build-if-stale');
 
 const ROOT = join(__dirname, '..');
 const BUNDLE = join(ROOT, CLI_BUNDLE);
 const CODE_CACHE = BUNDLE.replace(/\.js$/, '.cache');
-
-function buildIfStale() {
-  const stale = staleReason(ROOT);
-  if (!stale) return;
-  process.stderr.write(`cli: building dist/ first (${stale})\n`);
-  const build = spawnSync(process.execPath, [join(__dirname, 'build.js')], {
-    cwd: ROOT,
-    stdio: ['ignore', process.stderr, process.stderr],
-  });
-  if (build.status !== 0) {
-    process.stdout.write(`${JSON.stringify({ error: 'the build failed; see the compiler output above' })}\n`);
-    process.exit(1);
-  }
-}
 
 /** A code cache older than the bundle belongs to an earlier build (V8 checks only the length). */
 function readCodeCache() {
@@ -72,7 +58,10 @@ function loadBundle() {
   return { cli: bundle.exports, saveCache: () => needsCache && writeCodeCache(script) };
 }
 
-buildIfStale();
+if (buildIfStale('cli') !== 0) {
+  process.stdout.write(`${JSON.stringify({ error: 'the build failed; see the compiler output above' })}\n`);
+  process.exit(1);
+}
 const { cli, saveCache } = loadBundle();
 void cli.runCli(process.argv.slice(2)).then((code) => {
   saveCache();

@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AccountsModule } from './accounts/accounts.module';
+import { AuditModule } from './audit/audit.module';
 import { AudiencesModule } from './audiences/audiences.module';
 import { BillingModule } from './billing/billing.module';
 import { CampaignsModule } from './campaigns/campaigns.module';
@@ -10,6 +11,7 @@ import { MessagingModule } from './messaging/messaging.module';
 import { NotificationsModule } from './notifications/notifications.module';
 import { CoreModule } from './shared/core.module';
 import { MetricsModule } from './shared/metrics/metrics.module';
+import { VerifyModule } from './verify/verify.module';
 import { WalletModule } from './wallet/wallet.module';
 import { WebhooksModule } from './webhooks/webhooks.module';
 
@@ -26,9 +28,11 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     AudiencesModule,
     MessagingModule,
     CampaignsModule,
+    VerifyModule,
     ConsoleModule,
     WebhooksModule,
     NotificationsModule,
+    AuditModule,
   ],
 })
 export class AppModule {}

@@ -1,3 +1,5 @@
+// First: on a Node too old for a dependency, a clear sentence instead of ERR_REQUIRE_ESM.
+import './config/require-supported-node';
 import 'reflect-metadata';
 import { Logger } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
@@ -40,6 +42,7 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, graceMs: number): 
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return; // a second signal while draining changes nothing
     stopping = true;
+    const startedAt = Date.now();
     logger.log(`${signal}: stopping (within SHUTDOWN_GRACE_MS, ${graceMs} ms)`);
     const deadline = setTimeout(() => {
       logger.error(`not stopped within SHUTDOWN_GRACE_MS (${graceMs} ms): exiting without the rest`);
@@ -52,7 +55,10 @@ function stopGracefullyOnSignals(app: NestFastifyApplication, graceMs: number): 
       await app.close();
     })().then(
       // process.exit, not a re-raised signal: a clean stop must not look like a kill to a supervisor.
-      () => process.exit(0),
+      () => {
+        logger.log(`stopped gracefully in ${Date.now() - startedAt} ms: exiting 0`);
+        process.exit(0);
+      },
       (error: unknown) => {
         logger.error('the graceful stop failed', (error as Error)?.stack ?? String(error));
         process.exit(1);

@@ -1,9 +1,12 @@
+// First: on a Node too old for a dependency, a clear sentence instead of ERR_REQUIRE_ESM.
+import '../config/require-supported-node';
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { AppModule } from '../app.module';
 import { DomainError } from '../shared/domain-error';
 import { parseArgs } from './cli-args';
 import { writeAll } from './write-all';
+import { declaredOptions, undeclaredOptions, usage } from './cli-usage';
 import { accountsCreate, keysMint, keysRevoke } from './commands/account.commands';
 import type { CliCommand } from './commands/cli-command';
 import {
@@ -47,13 +50,26 @@ export async function runCli(
   argv: readonly string[],
   commands: readonly CliCommand[] = COMMANDS,
 ): Promise<number> {
-  const { command: name, options } = parseArgs(argv);
+  const [name] = argv;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(usage(commands));
+    return 0;
+  }
   const command = commands.find((c) => c.name === name);
   if (!command) {
-    process.stderr.write(
-      `Usage: npm run cli -- <command>\n${commands.map((c) => `  ${c.usage}`).join('\n')}\n`,
-    );
-    return 2;
+    const problem = name === undefined ? 'No command given.' : `Unknown command "${name}".`;
+    return refuse(problem, usage(commands));
+  }
+  let options: Record<string, string>;
+  try {
+    options = parseArgs(argv).options;
+  } catch (error) {
+    return refuse(`${(error as Error).message}.`, `Usage: npm run cli -- ${command.usage}\n`);
+  }
+  const unknown = undeclaredOptions(command, options);
+  if (unknown.length > 0) {
+    const list = unknown.map((o) => `--${o}`).join(', ');
+    return refuse(`${command.name} does not take ${list}.`, `Usage: npm run cli -- ${command.usage}\n`);
   }
   process.env.RUN_PROCESS_MANAGERS = 'false';
   // A command is a short visit: no threads beside it (its stores checkpoint as they commit).
@@ -62,7 +78,7 @@ export async function runCli(
   let printed: Promise<void> = Promise.resolve();
   try {
     await app.init();
-    const { output, exitCode } = await command.run(app, options);
+    const { output, exitCode } = await command.run(app, declaredOptions(command, options));
     printed = writeAll(process.stdout, `${JSON.stringify(output)}\n`);
     return exitCode ?? 0;
   } catch (error) {
@@ -74,6 +90,16 @@ export async function runCli(
     await app.close();
     await printed;
   }
+}
+
+/**
+ * A command line that names no command, or one it does not take: what is wrong first, then the
+ * usage, on stderr; stdout keeps its one JSON line; exit code 2.
+ */
+function refuse(problem: string, help: string): number {
+  process.stderr.write(`${problem}\n\n${help}`);
+  process.stdout.write(`${JSON.stringify({ error: problem })}\n`);
+  return 2;
 }
 
 if (require.main === module) {

@@ -54,20 +54,31 @@ export interface AppConfig {
   readonly messageValidityMs: { readonly TEST: number; readonly LIVE: number };
   /**
    * `perTestKey` is the lower limit of TEST keys (free, so no trust boundary); `signUpsPerHour`
-   * throttles console sign-ups per client address.
+   * throttles console sign-ups per client address; `perSession` counts a signed-in console
+   * session's requests, `previewsPerSessionPerMinute` its "Send to many" previews (each checks
+   * up to 1,000 rows); `batchItemsPerWallet` (lower for TEST wallets) counts batch items, the
+   * work a batch is, per wallet whatever key or session sends them.
    */
   readonly rateLimits: {
     readonly perKey: RateLimit;
     readonly perTestKey: RateLimit;
     readonly perAddress: RateLimit;
     readonly signUpsPerHour: number;
+    readonly perSession: RateLimit;
+    readonly previewsPerSessionPerMinute: number;
+    readonly batchItemsPerWallet: RateLimit;
+    readonly batchItemsPerTestWallet: RateLimit;
   };
   /** Messages one TEST wallet may send per UTC day (0: no limit). */
   readonly testDailyMessageQuota: number;
   readonly packages: readonly CreditPackage[];
   /** `CARRIER_<NAME>_URL` connections for LIVE sends, by carrier name in upper case. */
   readonly carrierUrls: Readonly<Record<string, string>>;
-  readonly paystack: { readonly secretKey: string | null; readonly baseUrl: string; readonly timeoutMs: number };
+  readonly paystack: {
+    readonly secretKey: string | null;
+    readonly baseUrl: string;
+    readonly timeoutMs: number;
+  };
   readonly checkoutTtlMs: number;
   /**
    * How long the provider's answer about one checkout's payment is reused by the hosted pages'
@@ -93,6 +104,12 @@ export interface AppConfig {
   readonly metricsToken: string | null;
   /** False for the operator CLI: it catches read models up but never dispatches or charges. */
   readonly runProcessManagers: boolean;
+  /**
+   * IDLE_POLL_MS: the longest a background loop rests (the dispatcher's pending list, the expiry
+   * sweep, the webhook and mail outboxes) while it knows of nothing due; a change to a read model
+   * it reads, or its next item's time, wakes it sooner (PollingLoop, ReadModelChanges).
+   */
+  readonly idlePollMs: number;
   /**
    * BACKGROUND_THREADS (on unless `off`): the server runs work beside its HTTP thread in threads
    * of its own (the embedded stores' WAL checkpoints). Off for the CLI and the in-process tests.
@@ -136,6 +153,19 @@ export function loadConfig(env: Env = process.env): AppConfig {
         burst: envInt(env, 'RATE_LIMIT_PER_ADDRESS_BURST', 50),
       },
       signUpsPerHour: envInt(env, 'SIGNUP_LIMIT_PER_ADDRESS_PER_HOUR', 10),
+      perSession: {
+        perSecond: envInt(env, 'RATE_LIMIT_PER_SESSION_RPS', 10),
+        burst: envInt(env, 'RATE_LIMIT_PER_SESSION_BURST', 60),
+      },
+      previewsPerSessionPerMinute: envInt(env, 'SEND_MANY_PREVIEWS_PER_SESSION_PER_MINUTE', 10),
+      batchItemsPerWallet: batchItemLimit('BATCH_ITEMS_PER_WALLET', {
+        perSecond: envInt(env, 'BATCH_ITEMS_PER_WALLET_PER_SECOND', 2000),
+        burst: envInt(env, 'BATCH_ITEMS_PER_WALLET_BURST', 10_000),
+      }),
+      batchItemsPerTestWallet: batchItemLimit('BATCH_ITEMS_PER_TEST_WALLET', {
+        perSecond: envInt(env, 'BATCH_ITEMS_PER_TEST_WALLET_PER_SECOND', 200),
+        burst: envInt(env, 'BATCH_ITEMS_PER_TEST_WALLET_BURST', 1000),
+      }),
     },
     testDailyMessageQuota: envInt(env, 'TEST_DAILY_MESSAGE_QUOTA', 1000),
     packages: env.PACKAGES_FILE ? parsePackages(readFileSync(env.PACKAGES_FILE, 'utf8')) : defaultPackages,
@@ -154,9 +184,21 @@ export function loadConfig(env: Env = process.env): AppConfig {
     metricsToken: env.METRICS_TOKEN || null,
     webhookAllowPrivateAddresses: envFlag(env, 'WEBHOOK_ALLOW_PRIVATE_ADDRESSES'),
     runProcessManagers: env.RUN_PROCESS_MANAGERS !== 'false',
+    idlePollMs: Math.max(100, envInt(env, 'IDLE_POLL_MS', 10_000)),
     backgroundThreads: env.BACKGROUND_THREADS !== 'off',
     threadRole: threadRole(env.THREAD_ROLE),
   };
+}
+
+/** A full batch (1,000 items) must fit in the burst, or it could never be sent. */
+const FULL_BATCH_ITEMS = 1000;
+
+function batchItemLimit(prefix: string, limit: RateLimit): RateLimit {
+  if (limit.perSecond < 1 || limit.burst < FULL_BATCH_ITEMS)
+    throw new Error(
+      `${prefix}_PER_SECOND must be at least 1 and ${prefix}_BURST at least ${FULL_BATCH_ITEMS} (one full batch), got ${limit.perSecond} and ${limit.burst}`,
+    );
+  return limit;
 }
 
 function logFormat(value: string | undefined): AppConfig['logFormat'] {

@@ -1,8 +1,16 @@
 import { CompletePasswordResetHandler } from './application/commands/complete-password-reset.handler';
 import { ConsolePasswordResetController } from './http/console-password-reset.controller';
 import { ConsoleWalletCareController } from './http/console-wallet-care.controller';
+import { ConsoleVerificationsController } from './http/console-verifications.controller';
 import { PasswordResetThrottle } from './http/password-reset-throttle';
 import { Module } from '@nestjs/common';
+import { ProjectionsService } from '../shared/projections/projections.service';
+import { ConsoleAuditController } from './http/console-audit.controller';
+import { ConsoleInvitationsController } from './http/console-invitations.controller';
+import { ConsoleMembersController } from './http/console-members.controller';
+import { ChooseAccountHandler } from './application/commands/choose-account.handler';
+import { JoinAccountHandler } from './application/commands/join-account.handler';
+import { memberSessionsProcess } from './application/member-sessions.process';
 import { BillingModule } from '../billing/billing.module';
 import { MessagingModule } from '../messaging/messaging.module';
 import { WalletModule } from '../wallet/wallet.module';
@@ -46,6 +54,10 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleComplianceController,
     ConsolePasswordResetController,
     ConsoleWalletCareController,
+    ConsoleMembersController,
+    ConsoleInvitationsController,
+    ConsoleAuditController,
+    ConsoleVerificationsController,
     TryController,
   ],
   providers: [
@@ -66,7 +78,13 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     SignOutHandler,
     EndAllSessionsHandler,
     ChooseEnvironmentHandler,
+    ChooseAccountHandler,
+    JoinAccountHandler,
     VisitorBySessionHandler,
   ],
 })
-export class ConsoleModule {}
+export class ConsoleModule {
+  constructor(projections: ProjectionsService, sessions: ConsoleSessions) {
+    projections.register(memberSessionsProcess(sessions));
+  }
+}

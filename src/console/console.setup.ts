@@ -6,6 +6,9 @@ import { APP_CONFIG, AppConfig } from '../config/app-config';
 import { consoleViewsDir } from './console-views';
 import { ConsoleAwareExceptionFilter } from './http/console-exception.filter';
 import { registerMultipartForms } from './http/multipart-form';
+import { SignedInGuard } from './http/console-auth';
+import type { EarlyAuthenticator } from '../shared/http/route-policies';
+import type { ConsoleRequest } from './http/console-http';
 
 /**
  * The Fastify plugin the server-rendered pages need: Eta views with escaping on
@@ -30,4 +33,15 @@ export function consoleAwareFilter(app: NestFastifyApplication, apiFilter: Excep
     apiFilter,
     () => (publicUrl ??= app.get<AppConfig>(APP_CONFIG).publicUrl),
   );
+}
+
+/**
+ * The console's large forms ("Send to many": the upload and its confirmation) need a signed-in
+ * session before their body is read: the sign-in check of SignedInGuard, made from the cookie.
+ */
+export function consoleEarlyAuthenticator(app: NestFastifyApplication): EarlyAuthenticator {
+  return {
+    guard: SignedInGuard,
+    authenticate: (request) => app.get(SignedInGuard).authenticate(request as ConsoleRequest),
+  };
 }

@@ -31,6 +31,7 @@ import { MessageReader } from './application/message-reader';
 import { AddRouteHandler } from './application/commands/add-route.handler';
 import { CancelMessageHandler } from './application/commands/cancel-message.handler';
 import { SendMessageHandler } from './application/commands/send-message.handler';
+import { SendSecretMessageHandler } from './application/commands/send-secret-message.handler';
 import { BatchByIdHandler } from './application/queries/batch-by-id.handler';
 import { BatchQuoteHandler } from './application/queries/batch-quote.handler';
 import { MessageByIdHandler } from './application/queries/message-by-id.handler';
@@ -88,6 +89,7 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     MessagesByIdsHandler,
     MessageReader,
     SendMessageHandler,
+    SendSecretMessageHandler,
     SendBatchHandler,
     AddRouteHandler,
     CancelMessageHandler,

@@ -31,10 +31,17 @@ export interface MessagingOptions {
 }
 
 export function loadMessagingOptions(env: Env = process.env): MessagingOptions {
+  // A lease is renewed three times a lifetime. Each renewal is an event in the log, and its
+  // length only bounds the wait for an instance no heartbeat shows dead (one found dead by its
+  // heartbeat gives its partitions up at once): 30 s, renewed every 10 s.
+  const dispatchLeaseMs = Math.max(1000, envInt(env, 'DISPATCH_LEASE_MS', 30_000));
   return {
     dispatchPartitions: Math.max(1, envInt(env, 'DISPATCH_PARTITIONS', 8)),
-    dispatchLeaseMs: Math.max(1000, envInt(env, 'DISPATCH_LEASE_MS', 15_000)),
-    dispatchLeaseRenewMs: Math.max(100, envInt(env, 'DISPATCH_LEASE_RENEW_MS', 5_000)),
+    dispatchLeaseMs,
+    dispatchLeaseRenewMs: Math.max(
+      100,
+      envInt(env, 'DISPATCH_LEASE_RENEW_MS', Math.floor(dispatchLeaseMs / 3)),
+    ),
     dispatchPollMs: envInt(env, 'DISPATCH_POLL_MS', 1000),
     dispatchConcurrency: Math.max(1, envInt(env, 'DISPATCH_CONCURRENCY', 64)),
     expirySweepMs: envInt(env, 'EXPIRY_SWEEP_MS', 2000),

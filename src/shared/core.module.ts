@@ -13,6 +13,7 @@ import { INSTANCE_REGISTRY, InstanceRegistry } from './instances/instance-regist
 import { LIVENESS_OPTIONS, loadLivenessOptions } from './instances/liveness.options';
 import { PerAddressRateLimit, RateLimiter } from './http/rate-limiter';
 import { ProjectionsService } from './projections/projections.service';
+import { ReadModelChanges } from './projections/read-model-changes';
 import { RebuildProjectionsHandler } from './projections/rebuild-projections.handler';
 import { WalCheckpoints } from './sqlite/wal-checkpoints.service';
 import { AppendNotices } from './threads/append-notices';
@@ -49,6 +50,7 @@ import { loadSecretBoxKey, SECRET_BOX, SecretBox } from './secret-box';
       inject: [APP_CONFIG],
     },
     ProjectionsService,
+    ReadModelChanges,
     RateLimiter,
     PerAddressRateLimit,
     RebuildProjectionsHandler,
@@ -66,6 +68,7 @@ import { loadSecretBoxKey, SECRET_BOX, SecretBox } from './secret-box';
     InstanceIdentity,
     InstanceLiveness,
     ProjectionsService,
+    ReadModelChanges,
     RateLimiter,
     PerAddressRateLimit,
     SECRET_BOX,

@@ -18,7 +18,12 @@ export type IdPrefix =
   | 'grp'
   | 'imp'
   | 'tpl'
-  | 'cmp';
+  | 'cmp'
+  | 'usr'
+  | 'inv'
+  | 'mem'
+  | 'aud'
+  | 'ver';
 
 const ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
 

@@ -22,6 +22,15 @@ describe('SecretBox', () => {
     expect(() => box.open('plain')).toThrow('not a sealed secret');
   });
 
+  it('derives a key of its own per purpose, the same every time, telling nothing of its own key', () => {
+    const key = box.deriveKey('verify-codes');
+    expect(key).toHaveLength(32);
+    expect(key).toEqual(new SecretBox(Buffer.alloc(32, 7)).deriveKey('verify-codes'));
+    expect(key).not.toEqual(box.deriveKey('another purpose'));
+    expect(key).not.toEqual(new SecretBox(Buffer.alloc(32, 8)).deriveKey('verify-codes'));
+    expect(key).not.toEqual(Buffer.alloc(32, 7));
+  });
+
   it('takes the key from the environment, else makes one file once and keeps it', () => {
     const dir = mkdtempSync(join(tmpdir(), 'secret-box-'));
     try {

@@ -1,4 +1,4 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 
@@ -38,6 +38,15 @@ export class SecretBox {
     return Buffer.concat([decipher.update(Buffer.from(body, 'base64url')), decipher.final()]).toString(
       'utf8',
     );
+  }
+
+  /**
+   * A 32-byte key of its own for another purpose (HKDF-SHA256 over this box's key, `purpose` as
+   * the info): what a feature uses when the operator set no secret of its own for it. Knowing the
+   * derived key tells nothing about this one.
+   */
+  deriveKey(purpose: string): Buffer {
+    return Buffer.from(hkdfSync('sha256', this.#key, Buffer.alloc(0), purpose, 32));
   }
 
   toJSON(): string {

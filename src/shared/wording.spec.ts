@@ -1,4 +1,4 @@
-import { formatDate, formatTime, formatWait, label, plural } from './wording';
+import { formatDate, formatDayMonth, formatMonth, formatTime, formatWait, label, plural } from './wording';
 
 describe('wording', () => {
   it.each([
@@ -22,6 +22,18 @@ describe('wording', () => {
   it('shows a day', () => {
     expect(formatDate('2026-11-25')).toBe('25 Nov 2026');
     expect(formatDate('2026-11-25T23:59:00Z')).toBe('25 Nov 2026');
+  });
+
+  it('shows a day on a chart axis without its year', () => {
+    expect(formatDayMonth('2026-11-05')).toBe('5 Nov');
+    expect(formatDayMonth('')).toBe('');
+  });
+
+  it('shows a month', () => {
+    expect(formatMonth('2026-11')).toBe('November 2026');
+    expect(formatMonth('2027-01')).toBe('January 2027');
+    expect(formatMonth(null)).toBe('');
+    expect(formatMonth('soon')).toBe('');
   });
 
   it('labels API values', () => {

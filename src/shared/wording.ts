@@ -42,19 +42,37 @@ const DATE = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
   year: 'numeric',
 });
 
-/** "25 Nov 2026, 14:05" in Ghana time, from an ISO-8601 time; '' when there is none. */
-export function formatTime(iso: string | null | undefined): string {
-  const at = iso ? new Date(iso) : null;
-  if (!at || Number.isNaN(at.getTime())) return '';
-  return DATE_TIME.format(at);
+const DAY_MONTH = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  day: 'numeric',
+  month: 'short',
+});
+const MONTH = /* @__PURE__ */ new Intl.DateTimeFormat('en-GB', {
+  timeZone: 'UTC',
+  month: 'long',
+  year: 'numeric',
+});
+
+/** `iso` (a time, a YYYY-MM-DD day or a YYYY-MM month, all UTC) in `format`; '' when there is none. */
+function shown(format: Intl.DateTimeFormat, iso: string | null | undefined): string {
+  if (!iso) return '';
+  const at = new Date(
+    iso.length === 7 ? `${iso}-01T00:00:00Z` : iso.length === 10 ? `${iso}T00:00:00Z` : iso,
+  );
+  return Number.isNaN(at.getTime()) ? '' : format.format(at);
 }
 
+/** "25 Nov 2026, 14:05" in Ghana time, from an ISO-8601 time; '' when there is none. */
+export const formatTime = (iso: string | null | undefined): string => shown(DATE_TIME, iso);
+
 /** "25 Nov 2026", from an ISO time or a YYYY-MM-DD day. */
-export function formatDate(isoOrDay: string | null | undefined): string {
-  const at = isoOrDay ? new Date(isoOrDay.length === 10 ? `${isoOrDay}T00:00:00Z` : isoOrDay) : null;
-  if (!at || Number.isNaN(at.getTime())) return '';
-  return DATE.format(at);
-}
+export const formatDate = (isoOrDay: string | null | undefined): string => shown(DATE, isoOrDay);
+
+/** "25 Nov", from a YYYY-MM-DD day: where the year goes without saying (a chart's axis). */
+export const formatDayMonth = (day: string | null | undefined): string => shown(DAY_MONTH, day);
+
+/** "November 2026", from a YYYY-MM month. */
+export const formatMonth = (month: string | null | undefined): string => shown(MONTH, month);
 
 /** "in 3 minutes", "in 1 minute": a wait in seconds, rounded up to whole minutes past a minute. */
 export function formatWait(seconds: number): string {

@@ -2,21 +2,16 @@
  * The audience in a real browser (Debian's chromium through playwright-core): a CSV import with
  * its progress and errors, then a template with its live preview for a chosen contact. The
  * campaigns pages continue this flow (import → template → campaign → report). It also takes the
- * screenshots docs/screenshots/contacts.png, contact-import.png and templates.png for the README.
+ * screenshots contacts.png, contact-import.png and templates.png: into a temporary folder in a test
+ * run, into docs/screenshots/ for the README under `npm run screenshots`.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { describeBrowser, launchChromium, screenshotFolder } from '../support/browser';
 import { createMerchant, Merchant } from '../support/merchant';
 import { freePort, startTestApp, TestApp } from '../support/test-app';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
-const describeBrowser = hasChromium ? describe : describe.skip;
 
 // A slow, busy machine: generous limits everywhere, and waits on conditions, never on time.
 jest.setTimeout(240_000);
@@ -31,29 +26,15 @@ describeBrowser('the audience in a browser: import, then a template', () => {
   const files = mkdtempSync(join(tmpdir(), 'sms-wallet-audience-browser-'));
 
   const url = (path: string) => `${t.baseUrl}${path}`;
+  const screenshots = screenshotFolder('audiences');
   const shot = async (name: string) => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    await page.screenshot({ path: join(screenshots.dir, `${name}.png`), fullPage: true });
   };
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
     t = await startTestApp({ port: await freePort(), env: { CONTACT_IMPORT_POLL_MS: '100' } });
     m = await createMerchant(t);
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 120_000,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
     context.setDefaultTimeout(UI_TIMEOUT);
     context.setDefaultNavigationTimeout(UI_TIMEOUT * 2);
@@ -70,6 +51,7 @@ describeBrowser('the audience in a browser: import, then a template', () => {
     await browser?.close().catch(() => undefined);
     await t?.close();
     rmSync(files, { recursive: true, force: true });
+    screenshots.done();
   });
 
   it('creates a group from the Groups page', async () => {

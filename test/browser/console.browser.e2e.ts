@@ -1,19 +1,18 @@
 /**
  * The web console and the try-out page, driven in a real browser (Debian's chromium through
- * playwright-core). It also takes the screenshots in docs/screenshots for the README.
+ * playwright-core). It takes the README's screenshots as it walks, into a temporary folder:
+ * `npm test` leaves every tracked file as it was (the last test checks). `npm run screenshots`
+ * (scripts/screenshots.js) runs this same walk with SCREENSHOTS_DIR=docs/screenshots to
+ * regenerate the README's images.
  */
-import { existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { OPENAPI_TAGS } from '../../src/shared/http/openapi-tags';
 import { formatTime } from '../../src/shared/wording';
+import { describeBrowser, launchChromium, screenshotFolder, SCREENSHOTS_DIR } from '../support/browser';
 import { freePort, request, startTestApp, TestApp } from '../support/test-app';
-
-const CHROMIUM = '/usr/bin/chromium';
-const SCREENSHOTS = join(__dirname, '..', '..', 'docs', 'screenshots');
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
-const describeBrowser = hasChromium ? describe : describe.skip;
+import { trackedTreeState } from '../support/tracked-files';
 
 // A slow, busy machine: generous limits everywhere, and waits on conditions, never on time.
 jest.setTimeout(240_000);
@@ -66,32 +65,22 @@ describeBrowser('web console in a browser', () => {
   const email = `console-${Date.now()}@example.com`;
   const password = 'correct horse battery staple';
   let mintedKey = '';
+  let screenshots: ReturnType<typeof screenshotFolder>;
+  /** The working tree before the walk, compared by the last test. */
+  let treeBefore = '';
 
   const url = (path: string) => `${t.baseUrl}${path}`;
   const shot = async (name: string, target: Page = page) => {
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    await target.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+    await target.screenshot({ path: join(screenshots.dir, `${name}.png`), fullPage: true });
   };
   const smsLeft = async () =>
     Number((await page.locator('#sms-left').first().textContent())?.trim().replace(/,/g, ''));
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
+    treeBefore = trackedTreeState();
+    screenshots = screenshotFolder('console');
     t = await startTestApp({ port: await freePort(), env: { TEST_DLR_DELAY_MS: '50' } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 120_000,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     // A phone-sized screen: the console must be usable there.
     context = await browser.newContext({ viewport: { width: 390, height: 844 }, deviceScaleFactor: 1 });
     context.setDefaultTimeout(UI_TIMEOUT);
@@ -103,6 +92,7 @@ describeBrowser('web console in a browser', () => {
     await context?.close().catch(() => undefined);
     await browser?.close().catch(() => undefined);
     await t?.close();
+    screenshots?.done();
   });
 
   it('sends a signed-out visitor to sign in, and / to the console', async () => {
@@ -509,5 +499,28 @@ describeBrowser('web console in a browser', () => {
     } finally {
       await p.close();
     }
+  });
+
+  it('shows the API reference (/docs) with the messages group first', async () => {
+    const p = await context.newPage();
+    try {
+      await p.goto(url('/docs'));
+      const groups = p.locator('.opblock-tag');
+      await groups.first().waitFor();
+      const shown = await groups.evaluateAll((tags) => tags.map((tag) => tag.getAttribute('data-tag')));
+      expect(shown).toEqual(OPENAPI_TAGS.map((tag) => tag.name));
+      expect(shown[0]).toBe('messages');
+    } finally {
+      await p.close();
+    }
+  });
+
+  it('leaves every tracked file as it was: the screenshots went to a temporary folder', () => {
+    if (SCREENSHOTS_DIR) {
+      console.warn(`Tree check skipped: SCREENSHOTS_DIR=${SCREENSHOTS_DIR} asks for the README's images`);
+      return;
+    }
+    expect(existsSync(join(screenshots.dir, 'overview.png'))).toBe(true);
+    expect(trackedTreeState()).toBe(treeBefore);
   });
 });

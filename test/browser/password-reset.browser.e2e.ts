@@ -4,20 +4,13 @@
  * session ended, and the low-balance banner on the way. Screenshots go to a temporary folder only.
  */
 import { CommandBus } from '@nestjs/cqrs';
-import { existsSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext } from 'playwright-core';
+import { describeBrowser, launchChromium, screenshotFolder } from '../support/browser';
 import { createMerchant } from '../support/merchant';
 import { startSmtpServer, TestSmtpServer } from '../support/smtp-server';
 import { freePort, startTestApp, TestApp } from '../support/test-app';
 import { SetLowBalanceAlert } from '../../src/wallet/application/commands/set-low-balance-alert.command';
-
-const CHROMIUM = '/usr/bin/chromium';
-const hasChromium = existsSync(CHROMIUM);
-if (!hasChromium)
-  console.warn('Browser tests skipped: /usr/bin/chromium is not installed (apt-get install chromium)');
-const describeBrowser = hasChromium ? describe : describe.skip;
 
 jest.setTimeout(240_000);
 const UI_TIMEOUT = 30_000;
@@ -27,24 +20,13 @@ describeBrowser('password reset in a browser', () => {
   let smtp: TestSmtpServer;
   let browser: Browser;
   let context: BrowserContext;
-  const shots = mkdtempSync(join(tmpdir(), 'password-reset-shots-'));
+  const screenshots = screenshotFolder('password-reset');
+  const shots = screenshots.dir;
 
   beforeAll(async () => {
-    const { chromium } = await import('playwright-core');
     smtp = await startSmtpServer();
     t = await startTestApp({ port: await freePort(), env: { SMTP_URL: smtp.url, MAIL_POLL_MS: '50' } });
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      timeout: 120_000,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 390, height: 844 } });
     context.setDefaultTimeout(UI_TIMEOUT);
     context.setDefaultNavigationTimeout(UI_TIMEOUT * 2);
@@ -55,6 +37,7 @@ describeBrowser('password reset in a browser', () => {
     await browser?.close().catch(() => undefined);
     await t?.close();
     await smtp?.close();
+    screenshots.done();
   });
 
   it('asks for a link, follows it from the mail, sets a new password and signs in with it', async () => {

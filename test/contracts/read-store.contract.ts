@@ -592,27 +592,6 @@ function describeProjectionRunner(getFixture: () => ReadStoreFixture | undefined
       expect(ledger2.calls).toBe(1);
     });
 
-    it('commits on its own after a stop that came while a commit was due, and a start again', async () => {
-      const ledger = new LedgerProjection(ns);
-      const r = runner([ledger], { commitIntervalMs: 200 });
-      await r.start();
-      const first = await deposit('1', 1);
-      // Applied, its commit due in 200 ms: stopped before it (stop commits what was applied).
-      await waitUntil(() => ledger.calls > 0, 'the first event to be applied', PATIENCE_MS);
-      await r.stop();
-      expect(await store.checkpoint(ledger.name)).toBe(first);
-      await r.start();
-      await sleep(300); // the canceled commit's time has passed
-      const second = await deposit('1', 2);
-      // Nobody waits: the commit interval alone must bring the checkpoint there.
-      await waitUntil(
-        async () => (await store.checkpoint(ledger.name)) === second,
-        'the checkpoint to be committed without a waiter',
-        PATIENCE_MS,
-      );
-      expect(await total(ledger, '1')).toEqual({ count: 2, sum: 3 });
-    });
-
     it('waitFor called before start() resolves once the runner has started from a checkpoint already past it', async () => {
       const ledger = new LedgerProjection(ns);
       const position = await deposit('1', 1);

@@ -50,7 +50,7 @@ describe('the CI workflow', () => {
     it("gets the chromium the browser tests drive: Debian's, installed by .ci/run as root", () => {
       expect(job.container.options ?? '').not.toMatch(/--user/);
       expect(readText('.ci/run')).toMatch(/apt-get install .*chromium/);
-      expect(readText('test/browser/console.browser.e2e.ts')).toContain("'/usr/bin/chromium'");
+      expect(readText('test/support/browser.ts')).toContain("'/usr/bin/chromium'");
       expect(job.container.options).toMatch(/--shm-size=\d+[gm]/); // Docker's 64 MB is too little
     });
   });

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { OPENAPI_TAGS } from '../../src/shared/http/openapi-tags';
 import { startTestApp, TestApp } from '../support/test-app';
 
 const ROOT = join(__dirname, '..', '..');
@@ -36,17 +37,26 @@ function documentedEndpoints(markdown: string): { endpoints: string[]; malformed
 describe('docs/api.md and the OpenAPI document', () => {
   let t: TestApp;
   let operations: string[];
+  let tags: string[];
+  let operationTags: string[];
   const { endpoints, malformed } = documentedEndpoints(readFileSync(join(ROOT, 'docs/api.md'), 'utf8'));
 
   beforeAll(async () => {
     t = await startTestApp();
     const document = (await t.request('GET', '/openapi.json')).body as {
-      paths: Record<string, Record<string, unknown>>;
+      paths: Record<string, Record<string, { tags?: string[] }>>;
+      tags?: { name: string }[];
     };
     operations = Object.entries(document.paths).flatMap(([path, item]) =>
       Object.keys(item)
         .filter((method) => METHODS.includes(method))
         .map((method) => normalise(method, path)),
+    );
+    tags = (document.tags ?? []).map((tag) => tag.name);
+    operationTags = Object.values(document.paths).flatMap((item) =>
+      Object.entries(item)
+        .filter(([method]) => METHODS.includes(method))
+        .flatMap(([, operation]) => operation.tags ?? ['(none)']),
     );
   });
   afterAll(() => t.close());
@@ -62,6 +72,19 @@ describe('docs/api.md and the OpenAPI document', () => {
     expect({ 'operations missing from docs/api.md': undocumented }).toEqual({
       'operations missing from docs/api.md': [],
     });
+  });
+
+  it('lists its groups in the order of docs/api.md, messages first, and files every operation under one', () => {
+    // Swagger UI (/docs) shows the groups in the document's `tags` order.
+    expect(tags).toEqual(OPENAPI_TAGS.map((tag) => tag.name));
+    expect(tags[0]).toBe('messages');
+    expect([...new Set(operationTags)].filter((tag) => !tags.includes(tag))).toEqual([]);
+    const sections = readFileSync(join(ROOT, 'docs/api.md'), 'utf8')
+      .split('\n')
+      .filter((line) => line.startsWith('## '))
+      .map((line) => line.toLowerCase());
+    const at = (tag: string) => sections.findIndex((title) => title.includes(tag));
+    expect(tags.map(at).every((index, i, all) => index >= 0 && (i === 0 || index > all[i - 1]))).toBe(true);
   });
 
   it('documents no endpoint the OpenAPI document lacks', () => {

@@ -610,6 +610,11 @@ describe('Campaigns to audiences', () => {
       expect(
         await refused({ audience: { contacts: ['con_0000000000000000000000'] } }, 404, 'resource_missing'),
       ).toBe('audience.contacts[0]');
+      // The body schema derived from the DTO: a field the route does not know, at any depth.
+      expect(await refused({ recipients: 5 }, 400, 'parameter_unknown')).toBe('recipients');
+      expect(await refused({ audience: { groups: [g.id], grups: [] } }, 400, 'parameter_unknown')).toBe(
+        'audience.grups',
+      );
       expectError(
         await call('GET', '/v1/campaigns?starting_after=cmp_0000000000000000000000'),
         404,

@@ -1,24 +1,7 @@
-import { ConsoleBrowser } from '../support/console-form';
+import { ConsoleBrowser, previewSendForm as sendForm } from '../support/console-form';
 import { createMerchant, Merchant } from '../support/merchant';
 import { SANDBOX, smsLeft } from '../support/messaging';
 import { startTestApp, TestApp } from '../support/test-app';
-
-/** The hidden fields of the preview's Send form, as the browser posts them back. */
-function sendForm(html: string): Record<string, string> {
-  const form = /<form method="post" action="\/console\/send-many"[\s\S]*?<\/form>/.exec(html)?.[0];
-  if (!form) throw new Error(`no send form on the preview:\n${html.slice(0, 2000)}`);
-  const fields: Record<string, string> = {};
-  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
-    fields[name] = value
-      .replace(/&#10;/g, '\n')
-      .replace(/&quot;/g, '"')
-      .replace(/&#39;/g, "'")
-      .replace(/&lt;/g, '<')
-      .replace(/&gt;/g, '>')
-      .replace(/&amp;/g, '&');
-  }
-  return fields;
-}
 
 describe('console: Send to many (a CSV file as one batch)', () => {
   let t: TestApp;

@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { ConsoleBrowser } from '../support/console-form';
+import { startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { finalState, SANDBOX, send } from '../support/messaging';
 import { startTestApp, TestApp } from '../support/test-app';
@@ -16,6 +20,23 @@ const visibleText = (html: string) =>
     .replace(/&#?\w+;/g, ' ');
 
 const ISO_TIME = /\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}/;
+/** A raw ISO day or month ("2026-11-25", "2026-11") where a person reads a date. */
+const ISO_DATE = /\b\d{4}-\d{2}(-\d{2})?\b/;
+/** One of a thing, said as many: "1 credits", "1 messages". */
+const ONE_AS_MANY =
+  /(?<![\d,.])1 (credits|messages|segments|rows|recipients|characters|keys|numbers|days|minutes|seconds|mails|attempts|events|carriers|entries|files|SMS credits)\b/;
+
+/** What no page may show a person: "(s)" plurals, one as many, raw ISO times and days. */
+function wordingProblems(path: string, html: string) {
+  const text = visibleText(html);
+  return {
+    path,
+    plural: /\w\(s\)/.exec(text)?.[0] ?? null,
+    oneAsMany: ONE_AS_MANY.exec(text)?.[0] ?? null,
+    isoTime: ISO_TIME.exec(text)?.[0] ?? ISO_DATE.exec(text)?.[0] ?? null,
+  };
+}
+const NO_PROBLEM = (path: string) => ({ path, plural: null, oneAsMany: null, isoTime: null });
 /** One format for every time: "25 Nov 2026, 14:05". */
 const SHOWN_TIME = /\b\d{1,2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4}, \d{2}:\d{2}\b/;
 
@@ -24,14 +45,28 @@ describe('console: words and times as people read them', () => {
   let m: Merchant;
   let browser: ConsoleBrowser;
   let messageId: string;
+  let packagesDir = '';
 
   beforeAll(async () => {
-    t = await startTestApp({ env: { TEST_DLR_DELAY_MS: '50' } });
+    // A one-credit package among the usual ones: the billing page must say "1 SMS credit".
+    packagesDir = mkdtempSync(join(tmpdir(), 'wording-packages-'));
+    const packages = join(packagesDir, 'packages.json');
+    writeFileSync(
+      packages,
+      JSON.stringify([
+        { id: 'pkg_single', name: 'Single', amount: 10, currency: 'GHS', sms: 1 },
+        { id: 'pkg_starter', name: 'Starter', amount: 5000, currency: 'GHS', sms: 1000 },
+      ]),
+    );
+    t = await startTestApp({ env: { TEST_DLR_DELAY_MS: '50', PACKAGES_FILE: packages } });
     m = await createMerchant(t);
     browser = new ConsoleBrowser(t.baseUrl);
     await browser.signIn(m.email, m.password);
   });
-  afterAll(() => t?.close());
+  afterAll(async () => {
+    await t?.close();
+    rmSync(packagesDir, { recursive: true, force: true });
+  });
 
   it('tells a new merchant where to start instead of drawing empty charts', async () => {
     const overview = await browser.go('GET', '/console');
@@ -69,8 +104,7 @@ describe('console: words and times as people read them', () => {
       const page = await browser.go('GET', path);
       expect({ path, status: page.status }).toEqual({ path, status: 200 });
       const text = visibleText(page.html);
-      expect({ path, plural: /\w\(s\)/.exec(text)?.[0] ?? null }).toEqual({ path, plural: null });
-      expect({ path, isoTime: ISO_TIME.exec(text)?.[0] ?? null }).toEqual({ path, isoTime: null });
+      expect(wordingProblems(path, page.html)).toEqual(NO_PROBLEM(path));
       // The zone is named once, in the footer of every page.
       expect(text.match(/Ghana time \(GMT\)/g)?.length ?? 0).toBeGreaterThanOrEqual(1);
     }
@@ -93,6 +127,72 @@ describe('console: words and times as people read them', () => {
     expect(labels).toEqual(['0', '1', '2']);
     expect(overview.html).toMatch(/id="delivery-overall">100%</);
     expect(visibleText(overview.html)).toMatch(/\b2\s+messages sent/);
+  });
+
+  it('words the other pages the same way: batch, statement, checkout return, try-out, sign-in', async () => {
+    const batch = await t.request('POST', '/v1/messages/batch', {
+      key: m.testKey,
+      body: {
+        sender_id: 'MyShop',
+        type: 'transactional',
+        message: 'Sale',
+        messages: [{ to: SANDBOX.delivered }],
+      },
+    });
+    expect(batch.status).toBe(200);
+    const checkout = await startCheckout(t, m.testKey);
+    const tried = await t.request('POST', '/v1/sandbox/messages', {
+      body: { to: SANDBOX.delivered, sender_id: 'TryOut', message: 'Hi', type: 'transactional' },
+    });
+    expect(tried.status).toBe(200);
+    const signedIn = [
+      `/console/batches/${batch.body.id}`,
+      '/console/statement',
+      `/console/billing/return?checkout_id=${checkout.id}`,
+    ];
+    for (const path of signedIn) {
+      const page = await browser.go('GET', path);
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect(wordingProblems(path, page.html)).toEqual(NO_PROBLEM(path));
+      expect(visibleText(page.html)).toContain('Ghana time (GMT)');
+    }
+    const visitor = new ConsoleBrowser(t.baseUrl);
+    for (const path of [
+      '/try',
+      `/try/messages/${tried.body.id}`,
+      '/console/signin',
+      '/console/signup',
+      '/console/forgot-password',
+    ]) {
+      const page = await visitor.go('GET', path);
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect(wordingProblems(path, page.html)).toEqual(NO_PROBLEM(path));
+    }
+    expect(visibleText((await browser.go('GET', '/console/billing')).html)).toMatch(/\b1 SMS credit\b(?!s)/);
+    // The statement's month and days as dates, never "2026-11".
+    const statement = visibleText((await browser.go('GET', '/console/statement')).html);
+    expect(statement).toMatch(
+      /\b(January|February|March|April|May|June|July|August|September|October|November|December) \d{4}\b/,
+    );
+  });
+
+  it('shows a wallet id only where a sentence says what it is, never as a card of its own', async () => {
+    const pages = [
+      '/console',
+      '/console/messages',
+      '/console/keys',
+      '/console/billing',
+      '/console/statement',
+      '/console/send',
+    ];
+    for (const path of pages) {
+      const text = visibleText((await browser.go('GET', path)).html);
+      expect({ path, walletId: /\bwal_\w+/.exec(text)?.[0] ?? null }).toEqual({ path, walletId: null });
+    }
+    // The history for auditors names it, in a sentence about it.
+    expect(visibleText((await browser.go('GET', '/console/wallet')).html)).toMatch(
+      /your TEST wallet\s+wal_\w+/,
+    );
   });
 
   it('serves a favicon and keeps Sign out apart from the e-mail', async () => {

@@ -53,7 +53,7 @@ describe('Messaging: POST /v1/messages/batch', () => {
         { to: '+233201234567', message: 'Ж'.repeat(71) },
         { to: '+447911123456' },
         { to: '+233241234567', message: '' },
-        'nope',
+        { message: 'No number' },
       ]),
     );
     expect(r.status).toBe(200);
@@ -63,7 +63,7 @@ describe('Messaging: POST /v1/messages/batch', () => {
       accepted: 2,
       refused: 4,
     });
-    const [first, badTo, own, abroad, empty, notAnItem] = r.body.data;
+    const [first, badTo, own, abroad, empty, noNumber] = r.body.data;
     expect(first).toMatchObject({
       id: expect.stringMatching(/^msg_/),
       object: 'message',
@@ -92,7 +92,7 @@ describe('Messaging: POST /v1/messages/batch', () => {
     });
     expect(abroad.error).toMatchObject({ code: 'unsupported_destination', param: 'messages[3].to' });
     expect(empty.error).toMatchObject({ code: 'invalid_message', param: 'messages[4].message' });
-    expect(notAnItem.error).toMatchObject({ code: 'parameter_invalid', param: 'messages[5]' });
+    expect(noNumber.error).toMatchObject({ code: 'parameter_missing', param: 'messages[5].to' });
     // The codes are exactly the single send's.
     expectError(await send(t, m.testKey, { to: '+23324' }), 400, badTo.error.code);
 
@@ -103,17 +103,32 @@ describe('Messaging: POST /v1/messages/batch', () => {
     expect(read.body.id).toBe(own.id);
   });
 
-  it('answers a batch with no valid item with every refusal and nothing reserved', async () => {
+  it('refuses the whole batch when its shape is wrong: an item that is not an object, or a field that is not text', async () => {
+    const m = await createMerchant(t);
+    const notAnItem = await batch(m.testKey, shared([{ to: '+233241234567' }, 'nope']));
+    expect(expectError(notAnItem, 400, 'parameter_invalid')).toMatchObject({
+      param: 'messages[1]',
+      message: 'messages[1] must be an object',
+    });
+    const notText = await batch(m.testKey, shared([{ to: 233241234567 }]));
+    expect(expectError(notText, 400, 'parameter_invalid')).toMatchObject({
+      param: 'messages[0].to',
+      message: 'to must be a string',
+    });
+    expect(await smsLeft(t, m.testKey)).toBe(100);
+  });
+
+  it('answers a batch with no valid item with every refusal, and records nothing of it', async () => {
     const m = await createMerchant(t);
     const r = await batch(m.testKey, shared([{ to: 'x' }, { to: '+447911123456' }]));
     expect(r.status).toBe(200);
-    expect(r.body).toMatchObject({ accepted: 0, refused: 2 });
+    expect(r.body).toMatchObject({ object: 'batch', id: null, accepted: 0, refused: 2 });
     expect(r.body.data.map((d: { error: { param: string } }) => d.error.param)).toEqual([
       'messages[0].to',
       'messages[1].to',
     ]);
     expect(await smsLeft(t, m.testKey)).toBe(100);
-    expect((await listIds(m.testKey, `batch=${r.body.id}`)).data).toEqual([]);
+    expect((await listIds(m.testKey, 'limit=100')).data).toEqual([]);
   });
 
   it('names the item whose carrier this environment has no connection to (LIVE here has none)', async () => {

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../../src/webhooks/webhooks.options';
+import { ConsoleBrowser, previewSendForm } from '../support/console-form';
 import { startCheckout, submitForm } from '../support/hosted-checkout';
 import { createMerchant, type Merchant } from '../support/merchant';
 import { finalState, SANDBOX, send, sendBody } from '../support/messaging';
@@ -169,6 +170,72 @@ describe('GET /metrics', () => {
       expect.any(Number),
     );
     expect(after.some((s) => s.name === 'process_cpu_user_seconds_total')).toBe(true);
+  }, 60_000);
+
+  it("counts the console's and the try-out's sends too: accepted, a form sent twice, refused", async () => {
+    const before = await scrape();
+    const browser = new ConsoleBrowser(t.baseUrl);
+    await browser.signIn(m.email, m.password);
+    const form = {
+      ...(await browser.formTokens('/console/send')),
+      to: SANDBOX.delivered,
+      sender_id: 'MyShop',
+      message: 'From the console',
+      type: 'transactional',
+    };
+    const sent = await browser.go('POST', '/console/send', form);
+    const again = await browser.go('POST', '/console/send', form); // a double click: same form token
+    expect([sent.status, again.status, again.location]).toEqual([303, 303, sent.location]);
+    const refused = await browser.go('POST', '/console/send', {
+      ...(await browser.formTokens('/console/send')),
+      to: '+2332',
+      sender_id: 'MyShop',
+      message: 'Too short a number',
+      type: 'transactional',
+    });
+    expect(refused.status).toBe(400);
+    const batch = await browser.upload(
+      '/console/send-many/preview',
+      { _csrf: await browser.csrf('/console/send-many'), sender_id: 'MyShop', type: 'transactional' },
+      { field: 'file', name: 'customers.csv', content: `to,message\n${SANDBOX.delivered},Hello\n` },
+    );
+    const batchSent = await browser.go('POST', '/console/send-many', previewSendForm(batch.html));
+    expect(batchSent.location).toMatch(/^\/console\/batches\/bat_/);
+    const visitor = new ConsoleBrowser(t.baseUrl);
+    const tried = await visitor.go('POST', '/try', {
+      _csrf: await visitor.csrf('/try'),
+      to: SANDBOX.delivered,
+      sender_id: 'TryOut',
+      message: 'Hello from the try-out',
+    });
+    expect(tried.location).toMatch(/^\/try\/messages\/msg_/);
+
+    const after = await scrape();
+    const moved = (name: string, labels: Record<string, string>) =>
+      (sampleValue(after, name, labels) ?? 0) - (sampleValue(before, name, labels) ?? 0);
+    const TEST = { environment: 'TEST' };
+    expect({
+      console: moved('sms_sends_accepted_total', { endpoint: 'console', ...TEST }),
+      consoleReplayed: moved('sms_sends_replayed_total', { endpoint: 'console', ...TEST }),
+      consoleRefused: moved('sms_sends_refused_total', {
+        endpoint: 'console',
+        ...TEST,
+        code: 'invalid_phone_number',
+      }),
+      consoleBatch: moved('sms_sends_accepted_total', { endpoint: 'console_batch', ...TEST }),
+      tryOut: moved('sms_sends_accepted_total', { endpoint: 'try', ...TEST }),
+      consoleTimed: moved('sms_send_duration_seconds_count', { endpoint: 'console', result: 'accepted' }),
+      // The API's series did not move: each send is counted once, where it came in.
+      api: moved('sms_sends_accepted_total', { endpoint: 'messages', ...TEST }),
+    }).toEqual({
+      console: 1,
+      consoleReplayed: 1,
+      consoleRefused: 1,
+      consoleBatch: 1,
+      tryOut: 1,
+      consoleTimed: 1,
+      api: 0,
+    });
   }, 60_000);
 
   it('is open when METRICS_TOKEN is unset', async () => {

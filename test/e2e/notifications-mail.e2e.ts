@@ -5,6 +5,7 @@ import {
   MailOutbox,
   type MailOutboxListing,
 } from '../../src/notifications/application/queries/mail-outbox.query';
+import { CapturedLogs } from '../support/captured-logs';
 import { runCliProcess } from '../support/cli';
 import { createMerchant } from '../support/merchant';
 import { startSmtpServer, TestSmtpServer } from '../support/smtp-server';
@@ -35,10 +36,13 @@ async function mailOf(t: TestApp, email: string, status: 'sent' | 'failed') {
 describe('Mail through SMTP (STARTTLS, login)', () => {
   let smtp: TestSmtpServer;
   let t: TestApp;
+  // A mail given up is an error in the log (what an operator's alert watches): asserted, not printed.
+  const logs = new CapturedLogs();
 
   beforeAll(async () => {
     smtp = await startSmtpServer();
     t = await startTestApp({
+      logs,
       env: { ...FAST_MAIL, SMTP_URL: smtp.url, MAIL_FROM: 'SMS Wallet <billing@sms.example>' },
     });
   });
@@ -81,6 +85,9 @@ describe('Mail through SMTP (STARTTLS, login)', () => {
     const failed = await mailOf(t, merchant.email, 'failed');
     expect(failed.lastError).toMatch(/^refused: .*550/);
     expect(smtp.mails.filter((m) => m.mailId === failed.id)).toHaveLength(0);
+    expect(logs.errors()).toEqual([
+      expect.stringMatching(new RegExp(`^\\[mail-outbox\\] mail ${failed.id} .*given up: refused: .*550`)),
+    ]);
     // No secret of the connection in what the operator reads.
     expect(JSON.stringify(await outbox(t, 'failed'))).not.toContain('mail-password-123');
   });

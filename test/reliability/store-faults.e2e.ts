@@ -10,6 +10,7 @@ import {
 } from '../../src/shared/event-store/event-store.port';
 import { SqliteEventStore } from '../../src/shared/event-store/sqlite/sqlite-event-store.adapter';
 import { loadMessagingOptions, MESSAGING_OPTIONS } from '../../src/messaging/messaging.options';
+import { CapturedLogs } from '../support/captured-logs';
 import { readEvents, replayWallets, until } from '../support/server-process';
 import { embeddedStoreOnly } from '../support/engines';
 import { createMerchant, Merchant } from '../support/merchant';
@@ -98,10 +99,17 @@ class FaultyEventStore implements EventStore {
 let t: TestApp;
 let store: FaultyEventStore;
 let m: Merchant;
+/**
+ * The app's log, kept rather than printed: every fault below is logged as an error (with the
+ * request that met it), and nothing else may be.
+ */
+const logs = new CapturedLogs();
+const INJECTED = [/\(test fault\)/, /SQLITE_FULL/];
 
 beforeAll(async () => {
   t = await startTestApp({
     keepData: true,
+    logs,
     env: { TEST_DLR_DELAY_MS: '100' },
     override: (builder) =>
       builder
@@ -123,6 +131,16 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
+
+afterEach(() => {
+  const unexpected = logs.unexpectedErrors(...INJECTED);
+  logs.clear();
+  expect(unexpected).toEqual([]);
+});
+
+/** The error lines logged for requests to `route` (`POST /v1/messages`) that met `fault`. */
+const loggedFaults = (route: string, fault: RegExp) =>
+  logs.errors().filter((line) => line.includes(`[http] ${route} req_`) && fault.test(line));
 
 function expect503(r: TestResponse) {
   expect(r.status).toBe(503);
@@ -171,6 +189,10 @@ it('store unreachable: 503 with Retry-After, /ready fails, then recovers', async
   } finally {
     store.fault = null;
   }
+  // Each refusal is an error in the log, with its request and the store's own words.
+  expect(loggedFaults('POST /v1/messages', /append: store unreachable/)).toHaveLength(1);
+  expect(loggedFaults('GET /ready', /ping: store unreachable/)).toHaveLength(1);
+  expect(loggedFaults('GET /v1/wallet/events', /store unreachable/)).toHaveLength(1);
   expect((await t.request('GET', '/ready')).status).toBe(200);
   const r = await send(t, m.testKey, { to: SANDBOX.delivered });
   expect(r.status).toBe(200);
@@ -189,6 +211,7 @@ it('a failure writing a send (reservation and message in one transaction): 503, 
   } finally {
     store.fault = null;
   }
+  expect(loggedFaults('POST /v1/messages', /store failed after the reservation/)).toHaveLength(3);
   expect(walletEvents().length).toBe(before);
   expect(await smsLeft()).toBe(left);
 });
@@ -244,6 +267,7 @@ it('disk full (SQLITE_FULL on append): 503, nothing recorded, and sends work aga
   } finally {
     store.fault = null;
   }
+  expect(loggedFaults('POST /v1/messages', /append: SQLITE_FULL/)).toHaveLength(2);
   expect(readEvents(t.dataDir, 'message').length).toBe(before);
   const r = await send(t, m.testKey, { to: SANDBOX.delivered });
   expect(r.status).toBe(200);

@@ -2,7 +2,7 @@ import { QueryBus } from '@nestjs/cqrs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AccountByCredentials } from '../../src/accounts/application/queries/account-by-credentials.query';
+import { LoginByCredentials } from '../../src/accounts/application/queries/login-by-credentials.query';
 import { runCliProcess } from '../support/cli';
 import { ConsoleBrowser, postSignIn, visitSignIn } from '../support/console-form';
 import { createMerchant } from '../support/merchant';
@@ -81,7 +81,7 @@ describe('console and operator small holes (item 8)', () => {
     );
     expect(created.output).toMatchObject({ email, id: expect.stringMatching(/^acct_/) });
     const queries = t.app.get(QueryBus);
-    expect(await queries.execute(new AccountByCredentials(email, 'from stdin, not history'))).not.toBeNull();
+    expect(await queries.execute(new LoginByCredentials(email, 'from stdin, not history'))).not.toBeNull();
   });
 });
 

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { FakePaystackServer } from '../../src/billing/adapters/paystack/fake-paystack-server.test-support';
 import { WalletBalances } from '../../src/wallet/application/wallet-balances.query';
+import { CapturedLogs } from '../support/captured-logs';
 import { storeNamespaceEnv } from '../support/engines';
 import { createMerchant } from '../support/merchant';
 import { SANDBOX, sendBody } from '../support/messaging';
@@ -265,7 +266,10 @@ describe('log hygiene: no secret reaches the logs', () => {
 describe('the 500 path leaks nothing', () => {
   it('answers internal_error without the message, SQL or stack of an internal error', async () => {
     const internal = 'SELECT secret FROM api_keys WHERE key_hash = ?';
+    // The error is logged in full for the operator (asserted below), not printed into the run.
+    const logs = new CapturedLogs();
     const t = await startTestApp({
+      logs,
       override: (builder) =>
         builder.overrideProvider(WalletBalances).useValue({
           get: async () => {
@@ -290,6 +294,10 @@ describe('the 500 path leaks nothing', () => {
       expect(response.text).not.toContain('Sqlite');
       expect(response.text).not.toMatch(/\bat .*:\d+:\d+/); // no stack frame
       expect(response.text).not.toContain(m.testKey);
+      expect(logs.errors()).toEqual([
+        expect.stringContaining(`[http] GET /v1/billing ${response.headers.get('x-request-id')}`),
+      ]);
+      expect(logs.errors()[0]).toContain(`SqliteError: no such column: ${internal}`);
     } finally {
       await t.close();
     }

@@ -92,3 +92,20 @@ export class ConsoleBrowser {
     if (answer.status !== 303) throw new Error(`sign-in refused (${answer.status})`);
   }
 }
+
+/** The hidden fields of Send to many's preview Send form, as the browser posts them back. */
+export function previewSendForm(html: string): Record<string, string> {
+  const form = /<form method="post" action="\/console\/send-many"[\s\S]*?<\/form>/.exec(html)?.[0];
+  if (!form) throw new Error(`no send form on the preview:\n${html.slice(0, 2000)}`);
+  const fields: Record<string, string> = {};
+  for (const [, name, value] of form.matchAll(/<input type="hidden" name="([^"]+)" value="([^"]*)">/g)) {
+    fields[name] = value
+      .replace(/&#10;/g, '\n')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&amp;/g, '&');
+  }
+  return fields;
+}

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { AppModule } from '../../src/app.module';
 import { configureApp, createFastifyAdapter } from '../../src/app.setup';
 import { APP_CONFIG, AppConfig, loadConfig } from '../../src/config/app-config';
+import type { CapturedLogs } from './captured-logs';
 import { storeNamespaceEnv } from './engines';
 
 export interface TestApp {
@@ -47,6 +48,11 @@ export interface TestAppOptions {
    * the app's own base URL, so hosted checkout redirects come back to it. See freePort().
    */
   readonly port?: number;
+  /**
+   * Keeps the app's log lines here instead of printing its errors: for a suite that causes
+   * errors on purpose and asserts them (captured-logs.ts).
+   */
+  readonly logs?: CapturedLogs;
 }
 
 /**
@@ -90,7 +96,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const moduleRef = await builder.compile();
   const app = moduleRef.createNestApplication<NestFastifyApplication>(createFastifyAdapter(env), {
     rawBody: true,
-    logger: ['error'],
+    logger: options.logs ?? ['error'],
   });
   await configureApp(app);
   await app.listen(port, '127.0.0.1');

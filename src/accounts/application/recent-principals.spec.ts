@@ -1,7 +1,14 @@
 import type { Principal } from './queries/principal-by-api-key.query';
 import { RecentPrincipals } from './recent-principals';
 
-const principal: Principal = { keyId: 'key_1', accountId: 'acc_1', environment: 'TEST', walletId: 'wal_1' };
+const principal: Principal = {
+  keyId: 'key_1',
+  accountId: 'acc_1',
+  environment: 'TEST',
+  walletId: 'wal_1',
+  scope: 'full',
+  allowedIps: [],
+};
 
 describe('RecentPrincipals', () => {
   afterEach(() => jest.useRealTimers());

@@ -1,3 +1,4 @@
+import { OPERATOR } from '../../shared/actor';
 import { fold } from '../../shared/decider';
 import { accountDecider, mintKey, register, revokeKey } from './account.decider';
 import type { AccountEvent } from './account.events';
@@ -24,6 +25,9 @@ const minted: AccountEvent = {
     environment: 'TEST',
     keyHash: 'ab',
     suffix: 'wxyz',
+    scope: 'full',
+    allowedIps: [],
+    actor: OPERATOR,
     mintedAt: now.toISOString(),
   },
 };
@@ -40,23 +44,38 @@ describe('account decider', () => {
       AccountEvent,
       { type: 'ApiKeyMinted' }
     >['data'];
-    const cmd = { keyId, name, environment, keyHash, suffix, now };
+    const cmd = {
+      keyId,
+      name,
+      environment,
+      keyHash,
+      suffix,
+      scope: 'full' as const,
+      allowedIps: [],
+      actor: OPERATOR,
+      now,
+    };
     expect(mintKey(given(registered), cmd)).toEqual({ ok: true, value: [minted] });
     expect(mintKey(given(registered, minted), cmd)).toEqual({ ok: true, value: [] });
     expect(mintKey(given(), cmd)).toMatchObject({ ok: false, error: { code: 'account_not_found' } });
   });
 
   it('revokes a key once; an unknown key is not found', () => {
-    const revoked = { type: 'ApiKeyRevoked', data: { keyId: 'key_1', revokedAt: now.toISOString() } };
-    expect(revokeKey(given(registered, minted), { keyId: 'key_1', now })).toEqual({
+    const revoked = {
+      type: 'ApiKeyRevoked',
+      data: { keyId: 'key_1', revokedAt: now.toISOString(), actor: OPERATOR },
+    };
+    expect(revokeKey(given(registered, minted), { keyId: 'key_1', actor: OPERATOR, now })).toEqual({
       ok: true,
       value: [revoked],
     });
-    expect(revokeKey(given(registered, minted, revoked as AccountEvent), { keyId: 'key_1', now })).toEqual({
+    expect(
+      revokeKey(given(registered, minted, revoked as AccountEvent), { keyId: 'key_1', actor: OPERATOR, now }),
+    ).toEqual({
       ok: true,
       value: [],
     });
-    expect(revokeKey(given(registered), { keyId: 'key_2', now })).toMatchObject({
+    expect(revokeKey(given(registered), { keyId: 'key_2', actor: OPERATOR, now })).toMatchObject({
       ok: false,
       error: { kind: 'not_found' },
     });

@@ -1,19 +1,25 @@
 import type { DomainEvent } from '../../shared/decider';
 
 /**
- * An account's password resets: `password-resets-<accountId>`. The token is recorded twice, never
+ * A login's password resets: `password-resets-<loginId>` (the registered account's id, or the
+ * `usr_` id of a login made by accepting an invitation). The token is recorded twice, never
  * in clear: its SHA-256 (what a used link is checked against) and sealed (what the mail outbox
  * opens to put the link in the mail).
  */
 export const PASSWORD_RESETS_STREAM_PREFIX = 'password-resets-';
-export const passwordResetsStream = (accountId: string) => `${PASSWORD_RESETS_STREAM_PREFIX}${accountId}`;
+export const passwordResetsStream = (loginId: string) => `${PASSWORD_RESETS_STREAM_PREFIX}${loginId}`;
 
 export type PasswordResetRequested = DomainEvent<
   'PasswordResetRequested',
   {
     resetId: string;
-    accountId: string;
+    /** The account the login registered; null for a login made by accepting an invitation. */
+    accountId: string | null;
+    /** Absent on requests from before teams: the account's id. */
+    loginId?: string;
     email: string;
+    /** The client address the request came from (absent before teams). */
+    ip?: string | null;
     tokenHash: string;
     sealedToken: string;
     requestedAt: string;

@@ -10,7 +10,8 @@ import {
 import { newId } from '../../shared/ids';
 import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
-import { PollingLoop } from '../../shared/polling-loop';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import type { CountryCode } from 'libphonenumber-js/max';
@@ -71,11 +72,14 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
     @Inject(AUDIENCES_OPTIONS) private readonly options: AudiencesOptions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    changes: ReadModelChanges,
   ) {
+    // Rests while no import is queued; a new one (listed by the read model) wakes it.
     this.loop = new PollingLoop(
       options.importPollMs,
       () => this.tick(),
       (error) => this.logger.warn(`contact import tick failed: ${error.message}`),
+      { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([IMPORT_QUEUE], wake) },
     );
   }
 
@@ -90,13 +94,18 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
     await this.loop.stop();
   }
 
-  /** Runs the imports waiting, oldest first, one after the other. Exposed for tests. */
-  async tick(): Promise<void> {
+  /**
+   * Runs the imports waiting, oldest first, one after the other; with none queued the loop may
+   * rest (null), else it looks again after its interval (one may be another process's). Exposed
+   * for tests.
+   */
+  async tick(): Promise<NextDue> {
     const queued = await this.reads.list<{ id: string }>(IMPORT_QUEUE, {
       partition: PROCESSING,
       order: 'asc',
       limit: 20,
     });
+    if (queued.length === 0) return null;
     for (const { id } of queued) {
       if (this.stopped) return;
       // One import's trouble (a store that failed mid-chunk) must not hold up the others: it is

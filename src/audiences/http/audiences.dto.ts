@@ -32,7 +32,7 @@ export class CreateContactDto {
   @IsOptional()
   @IsArray({ message: 'groups must be a list of group ids' })
   @IsString({ each: true, message: 'groups must be a list of group ids' })
-  @ArrayMaxSize(100, { message: 'groups names at most 100 groups' })
+  @ArrayMaxSize(100, { message: 'groups names at most 100 groups', context: { code: 'invalid_groups' } })
   groups?: string[];
 }
 
@@ -61,7 +61,7 @@ export class UpdateContactDto {
   @IsOptional()
   @IsArray({ message: 'groups must be a list of group ids' })
   @IsString({ each: true, message: 'groups must be a list of group ids' })
-  @ArrayMaxSize(100, { message: 'groups names at most 100 groups' })
+  @ArrayMaxSize(100, { message: 'groups names at most 100 groups', context: { code: 'invalid_groups' } })
   groups?: string[];
 
   @ApiPropertyOptional({
@@ -144,6 +144,10 @@ export class CreateGroupDto {
 export class AddGroupContactsDto {
   @ApiProperty({ type: [String], example: ['con_…'], description: '1 to 1,000 contact ids' })
   @IsArray({ message: 'contacts must be a list of 1 to 1,000 contact ids' })
+  @ArrayMaxSize(1000, {
+    message: 'contacts must be a list of 1 to 1,000 contact ids',
+    context: { code: 'invalid_contacts' },
+  })
   @IsString({ each: true, message: 'contacts must be a list of contact ids' })
   contacts!: string[];
 }

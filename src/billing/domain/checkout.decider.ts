@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import { stateAfterAny, type Decider, type Decision } from '../../shared/decider';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
@@ -117,6 +118,7 @@ export interface StartCheckout {
   readonly now: Date;
   /** Started by auto top-up rather than by a shopper. */
   readonly origin?: 'auto_topup';
+  readonly actor?: Actor;
 }
 
 export function start(c: Checkout, cmd: StartCheckout): CheckoutDecision {

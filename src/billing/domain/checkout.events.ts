@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { DomainEvent } from '../../shared/decider';
 
 export type CheckoutEnvironment = 'TEST' | 'LIVE';
@@ -26,6 +27,8 @@ export type CheckoutStarted = DomainEvent<
     createdAt: string;
     /** Started by auto top-up (the saved card is charged, no shopper); absent for a shopper's checkout. */
     origin?: 'auto_topup';
+    /** Who started it (absent on auto top-ups and on checkouts from before actors were recorded). */
+    actor?: Actor;
   }
 >;
 

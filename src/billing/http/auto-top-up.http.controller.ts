@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Put, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import { ApiKeyGuard, CurrentActor, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import type { Actor } from '../../shared/actor';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
 import { SetAutoTopUp } from '../application/commands/set-auto-top-up.command';
 import { AutoTopUpSettings } from '../application/queries/auto-top-up-settings.query';
@@ -36,13 +37,13 @@ export class AutoTopUpHttpController {
     { 400: ['invalid_threshold', 'unknown_package', 'parameter_missing'], 409: ['no_saved_card'] },
     { body: true },
   )
-  set(@CurrentPrincipal() principal: Principal, @Body() body: AutoTopUpDto) {
+  set(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Body() body: AutoTopUpDto) {
     return this.commands.execute(
-      new SetAutoTopUp(principal.walletId, {
-        enabled: body.enabled,
-        threshold: body.threshold,
-        packageId: body.package_id,
-      }),
+      new SetAutoTopUp(
+        principal.walletId,
+        { enabled: body.enabled, threshold: body.threshold, packageId: body.package_id },
+        actor,
+      ),
     );
   }
 }

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, HttpCode, Param, Post, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import { ApiKeyGuard, CurrentActor, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import type { Actor } from '../../shared/actor';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
 import { StartCheckout } from '../application/commands/start-checkout.command';
 import { BillingSummary } from '../application/queries/billing-summary.query';
@@ -38,13 +39,17 @@ export class BillingHttpController {
     { 400: ['unknown_package', 'invalid_url', 'payments_unavailable (no provider for the environment)'] },
     { body: true },
   )
-  start(@CurrentPrincipal() principal: Principal, @Body() body: StartCheckoutDto) {
+  start(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: StartCheckoutDto,
+  ) {
     return this.commands.execute(
-      new StartCheckout(principal, {
-        packageId: body.package_id,
-        successUrl: body.success_url,
-        cancelUrl: body.cancel_url ?? null,
-      }),
+      new StartCheckout(
+        principal,
+        { packageId: body.package_id, successUrl: body.success_url, cancelUrl: body.cancel_url ?? null },
+        actor,
+      ),
     );
   }
 

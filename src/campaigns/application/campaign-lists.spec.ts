@@ -76,6 +76,21 @@ describe('CampaignLists', () => {
     ]);
   });
 
+  it('lists one audience of a wallet at a time: another at once is 429', async () => {
+    const { lists } = audience(3000);
+    const first = lists.fromAudience('wal_1', prepared(), null, 0);
+    await expect(lists.fromAudience('wal_1', prepared(), null, 0)).rejects.toMatchObject({
+      kind: 'rate_limit',
+      code: 'rate_limited',
+      headers: { 'retry-after': '1' },
+    });
+    await expect(lists.fromAudience('wal_2', prepared(), null, 0)).resolves.toMatchObject({
+      recipients: 3000,
+    });
+    expect((await first).recipients).toBe(3000);
+    expect((await lists.fromAudience('wal_1', prepared(), null, 0)).recipients).toBe(3000);
+  });
+
   it('asks for opt-outs only for a promotional campaign', async () => {
     const { lists, asked } = audience(10);
     await lists.fromAudience('wal_1', prepared('promotional'), null, 0);

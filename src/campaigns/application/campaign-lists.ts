@@ -8,6 +8,7 @@ import { SendConditions } from '../../messaging/application/queries/send-conditi
 import type { SendContext } from '../../messaging/application/send-pipeline.service';
 import { Clock, CLOCK } from '../../shared/clock';
 import { DomainError, invalid, notFound } from '../../shared/domain-error';
+import { DomainErrorWithHeaders } from '../../shared/http/error-body';
 import { CampaignInput, validateCampaignInput, ValidCampaign } from '../domain/campaign-input';
 import { CHUNK_SIZE, MAX_RECIPIENTS, RecipientRow, Skipped } from '../domain/campaign.events';
 import { CampaignPlan, Planned, planRecipient, RecipientTally } from '../domain/recipient-plan';
@@ -100,6 +101,9 @@ class ListWriter {
  */
 @Injectable()
 export class CampaignLists {
+  /** Wallets listing an audience now, in this process: one listing at a time each. */
+  private readonly listing = new Set<string>();
+
   constructor(
     private readonly queries: QueryBus,
     private readonly store: CampaignStore,
@@ -141,8 +145,42 @@ export class CampaignLists {
     }
   }
 
+  /**
+   * Runs one listing of a wallet's audience at a time: a listing reads up to 100,000 contacts
+   * (seconds of CPU) whatever its outcome, a quote or a refused campaign included, so a tenant
+   * asking many at once gets `429` rather than the server's every core. The batch route's item
+   * bucket is not taken from: a campaign's recipients are stored contacts and are paid for at once.
+   */
+  private async oneAtATime<T>(walletId: string, list: () => Promise<T>): Promise<T> {
+    if (this.listing.has(walletId)) {
+      throw new DomainErrorWithHeaders(
+        new DomainError(
+          'rate_limit',
+          'rate_limited',
+          'Another campaign or quote of this wallet is reading its audience now; retry in a moment',
+        ),
+        { 'retry-after': '1' },
+      );
+    }
+    this.listing.add(walletId);
+    try {
+      return await list();
+    } finally {
+      this.listing.delete(walletId);
+    }
+  }
+
   /** The audience's recipients: counted, and written to `listStream` unless it is null. */
-  async fromAudience(
+  fromAudience(
+    walletId: string,
+    prepared: PreparedCampaign,
+    listStream: string | null,
+    sampleCount: number,
+  ): Promise<ListedRecipients> {
+    return this.oneAtATime(walletId, () => this.listAudience(walletId, prepared, listStream, sampleCount));
+  }
+
+  private async listAudience(
     walletId: string,
     prepared: PreparedCampaign,
     listStream: string | null,
@@ -169,7 +207,17 @@ export class CampaignLists {
    * messages), with the text they were sent, checked again where it may have changed since: the
    * opt-out list (promotional) and the carriers connected.
    */
-  async fromCampaign(
+  fromCampaign(
+    walletId: string,
+    earlier: { listStream: string; chunks: number },
+    places: ReadonlySet<number>,
+    plan: CampaignPlan,
+    listStream: string | null,
+  ): Promise<ListedRecipients> {
+    return this.oneAtATime(walletId, () => this.listRetry(walletId, earlier, places, plan, listStream));
+  }
+
+  private async listRetry(
     walletId: string,
     earlier: { listStream: string; chunks: number },
     places: ReadonlySet<number>,

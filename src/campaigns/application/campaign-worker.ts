@@ -2,7 +2,8 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
-import { PollingLoop } from '../../shared/polling-loop';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { CAMPAIGNS_OPTIONS, CampaignsOptions } from '../campaigns.options';
 import { takeCampaign } from '../domain/campaign.decider';
@@ -32,11 +33,14 @@ export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShut
     @Inject(CAMPAIGNS_OPTIONS) private readonly options: CampaignsOptions,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
+    changes: ReadModelChanges,
   ) {
+    // Rests while no campaign has work left; a new one (listed by the read model) wakes it.
     this.loop = new PollingLoop(
       options.pollMs,
       () => this.tick(),
       (error) => this.logger.warn(`campaign tick failed: ${error.message}`),
+      { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([CAMPAIGN_WORK], wake) },
     );
   }
 
@@ -51,13 +55,18 @@ export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShut
     await this.loop.stop();
   }
 
-  /** Works on the campaigns waiting, oldest first, one after the other. Exposed for tests. */
-  async tick(): Promise<void> {
+  /**
+   * Works on the campaigns waiting, oldest first, one after the other; with none the loop may rest
+   * (null), else it looks again after its interval (one may be held by another thread or process
+   * whose lease runs out). Exposed for tests.
+   */
+  async tick(): Promise<NextDue> {
     const waiting = await this.reads.list<{ id: string }>(CAMPAIGN_WORK, {
       partition: WORK_PARTITION,
       order: 'asc',
       limit: 20,
     });
+    if (waiting.length === 0) return null;
     for (const { id } of waiting) {
       if (this.stopped) return;
       // One campaign's trouble must not hold up the others: it is tried again at the next tick.

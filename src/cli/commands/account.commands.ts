@@ -18,7 +18,8 @@ export async function accountByEmail(app: INestApplicationContext, email: string
 
 export const accountsCreate: CliCommand = {
   name: 'accounts:create',
-  usage: 'accounts:create --email E   (the password is prompted for, or read from stdin)',
+  usage: 'accounts:create --email E [--password P]   (without --password: prompted for, or read from stdin)',
+  options: ['email', 'password'],
   async run(app, options) {
     const email = required(options, 'email');
     // --password still works for scripts, but it stays in the shell's history and `ps`.
@@ -30,19 +31,34 @@ export const accountsCreate: CliCommand = {
 
 export const keysMint: CliCommand = {
   name: 'keys:mint',
-  usage: 'keys:mint --email E --env test|live [--name N]',
+  usage:
+    'keys:mint --email E --env test|live [--name N] [--scope full|send|read] [--allowed-ips "203.0.113.7,198.51.100.0/24"]',
+  options: ['email', 'env', 'name', 'scope', 'allowed-ips'],
   async run(app, options) {
     const account = await accountByEmail(app, required(options, 'email'));
-    const minted = await app
-      .get(CommandBus)
-      .execute(new MintApiKey(account.id, environmentOption(options), options.name ?? ''));
-    return { output: { id: minted.id, key: minted.key, environment: minted.environment, name: minted.name } };
+    const minted = await app.get(CommandBus).execute(
+      new MintApiKey(account.id, environmentOption(options), options.name ?? '', {
+        scope: options.scope,
+        allowedIps: options['allowed-ips'],
+      }),
+    );
+    return {
+      output: {
+        id: minted.id,
+        key: minted.key,
+        environment: minted.environment,
+        name: minted.name,
+        scope: minted.scope,
+        allowed_ips: minted.allowed_ips,
+      },
+    };
   },
 };
 
 export const keysRevoke: CliCommand = {
   name: 'keys:revoke',
   usage: 'keys:revoke --id key_…',
+  options: ['id'],
   async run(app, options) {
     const revoked = await app.get(CommandBus).execute(new RevokeApiKey(required(options, 'id'), null));
     return { output: { id: revoked.id, revoked: true } };

@@ -19,6 +19,7 @@ export const senderIdsList: CliCommand = {
   name: 'sender-ids:list',
   usage:
     'sender-ids:list [--status pending|approved|rejected] [--limit 1-1000, default 100] [--after NEXT_AFTER]',
+  options: ['status', 'limit', 'after'],
   async run(app, options) {
     const status = options.status;
     if (status !== undefined && !(SENDER_ID_STATUSES as readonly string[]).includes(status))
@@ -36,6 +37,7 @@ export const senderIdsList: CliCommand = {
 export const senderIdsApprove: CliCommand = {
   name: 'sender-ids:approve',
   usage: 'sender-ids:approve --email E --sender-id S',
+  options: ['email', 'sender-id'],
   async run(app, options) {
     const decided = await app.get(CommandBus).execute(
       new DecideSenderId(required(options, 'email'), required(options, 'sender-id'), {
@@ -50,6 +52,7 @@ export const senderIdsApprove: CliCommand = {
 export const senderIdsReject: CliCommand = {
   name: 'sender-ids:reject',
   usage: 'sender-ids:reject --email E --sender-id S --reason "…"',
+  options: ['email', 'sender-id', 'reason'],
   async run(app, options) {
     const decided = await app.get(CommandBus).execute(
       new DecideSenderId(required(options, 'email'), required(options, 'sender-id'), {
@@ -65,6 +68,7 @@ export const senderIdsReject: CliCommand = {
 export const numbersAssign: CliCommand = {
   name: 'numbers:assign',
   usage: 'numbers:assign --number +233…|SHORTCODE --email E',
+  options: ['number', 'email'],
   async run(app, options) {
     const assigned = await app
       .get(CommandBus)
@@ -77,6 +81,7 @@ export const numbersAssign: CliCommand = {
 export const numbersList: CliCommand = {
   name: 'numbers:list',
   usage: 'numbers:list',
+  options: [],
   async run(app) {
     return { output: { numbers: await app.get(QueryBus).execute(new AssignedNumbers()) } };
   },
@@ -86,6 +91,7 @@ export const numbersList: CliCommand = {
 export const inboundUnassigned: CliCommand = {
   name: 'inbound:unassigned',
   usage: 'inbound:unassigned [--limit 100]',
+  options: ['limit'],
   async run(app, options) {
     const limit = Number(options.limit ?? 100);
     if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw new Error('--limit must be 1 to 1000');

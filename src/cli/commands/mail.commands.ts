@@ -11,6 +11,7 @@ const STATUSES: readonly MailOutboxStatus[] = ['sent', 'pending', 'failed'];
 export const mailOutbox: CliCommand = {
   name: 'mail:outbox',
   usage: 'mail:outbox [--status sent|pending|failed] [--limit 50]',
+  options: ['status', 'limit'],
   async run(app, options) {
     const status = (options.status ?? 'sent') as MailOutboxStatus;
     if (!STATUSES.includes(status)) throw new Error(`--status must be one of ${STATUSES.join(', ')}`);

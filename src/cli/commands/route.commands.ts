@@ -8,6 +8,7 @@ import type { CliCommand } from './cli-command';
 export const routesAdd: CliCommand = {
   name: 'routes:add',
   usage: 'routes:add --prefix +234 --carrier NAME',
+  options: ['prefix', 'carrier'],
   async run(app, options) {
     const route = await app
       .get(CommandBus)
@@ -20,6 +21,7 @@ export const routesAdd: CliCommand = {
 export const routesList: CliCommand = {
   name: 'routes:list',
   usage: 'routes:list',
+  options: [],
   async run(app) {
     return { output: await app.get(QueryBus).execute(new Routes()) };
   },

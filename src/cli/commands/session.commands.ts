@@ -5,6 +5,7 @@ import type { CliCommand } from './cli-command';
 export const sessionsEndAll: CliCommand = {
   name: 'sessions:end-all',
   usage: 'sessions:end-all',
+  options: [],
   async run(app) {
     const { endedBefore } = await app.get(CommandBus).execute(new EndAllSessions());
     return { output: { ended_before: endedBefore } };

@@ -18,6 +18,7 @@ async function walletIdFrom(app: INestApplicationContext, options: Record<string
 export const walletReplay: CliCommand = {
   name: 'wallet:replay',
   usage: 'wallet:replay --wallet wal_… | --email E --env test|live',
+  options: ['wallet', 'email', 'env'],
   async run(app, options) {
     const walletId = await walletIdFrom(app, options);
     const progress = stderrProgress('wallet:replay');
@@ -33,6 +34,7 @@ export const walletReplay: CliCommand = {
 export const creditsGrant: CliCommand = {
   name: 'credits:grant',
   usage: 'credits:grant --wallet wal_… | --email E --env test|live --sms N --reason "…" [--id unique-id]',
+  options: ['wallet', 'email', 'env', 'sms', 'reason', 'id'],
   async run(app, options) {
     const walletId = await walletIdFrom(app, options);
     const sms = Number(required(options, 'sms'));
@@ -48,6 +50,7 @@ export const creditsGrant: CliCommand = {
 export const projectionsRebuild: CliCommand = {
   name: 'projections:rebuild',
   usage: 'projections:rebuild',
+  options: [],
   async run(app) {
     const progress = stderrProgress('projections:rebuild', 'events applied');
     let applied = 0;

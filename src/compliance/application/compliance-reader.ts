@@ -78,8 +78,7 @@ export class ComplianceReader {
 
   /** The account an operator names by email; 404 `resource_missing` (param email) when none. */
   async accountByEmail(email: string) {
-    const found = await this.accounts.byEmail(email);
-    const account = found && (await this.accounts.byId(found.accountId));
+    const account = await this.accounts.registeredBy(email);
     if (!account) throw notFound('account with this email', 'email');
     return account;
   }

@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { DomainEvent } from '../../shared/decider';
 
 /**
@@ -15,7 +16,7 @@ export const senderIdStream = (accountId: string, senderId: string) =>
 
 export type SenderIdRequested = DomainEvent<
   'SenderIdRequested',
-  { accountId: string; senderId: string; sampleMessage: string; requestedAt: string }
+  { accountId: string; senderId: string; sampleMessage: string; requestedAt: string; actor?: Actor }
 >;
 export type SenderIdApproved = DomainEvent<
   'SenderIdApproved',

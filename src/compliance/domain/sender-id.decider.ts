@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { Decider } from '../../shared/decider';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
@@ -62,7 +63,14 @@ export const MAX_PENDING_SENDER_IDS = 10;
  */
 export function request(
   state: SenderIdState,
-  cmd: { accountId: string; senderId: string; sampleMessage: string; pendingOthers: number; now: Date },
+  cmd: {
+    accountId: string;
+    senderId: string;
+    sampleMessage: string;
+    pendingOthers: number;
+    actor?: Actor;
+    now: Date;
+  },
 ): Decision {
   if (state.status === 'pending' || state.status === 'approved') {
     return err(
@@ -92,6 +100,7 @@ export function request(
         senderId: cmd.senderId,
         sampleMessage: cmd.sampleMessage,
         requestedAt: cmd.now.toISOString(),
+        ...(cmd.actor ? { actor: cmd.actor } : {}),
       },
     },
   ]);

@@ -1,7 +1,8 @@
 import { Body, Controller, Delete, Get, HttpCode, Param, Post, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import { ApiKeyGuard, CurrentActor, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import type { Actor } from '../../shared/actor';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
 import { AddOptOut, RemoveOptOut } from '../application/commands/change-opt-out.command';
 import { RequestSenderId } from '../application/commands/request-sender-id.command';
@@ -49,9 +50,13 @@ export class SenderIdsHttpController {
     },
     { body: true },
   )
-  request(@CurrentPrincipal() principal: Principal, @Body() body: RequestSenderIdDto) {
+  request(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: RequestSenderIdDto,
+  ) {
     return this.commands.execute(
-      new RequestSenderId(principal.accountId, body.sender_id, body.sample_message),
+      new RequestSenderId(principal.accountId, body.sender_id, body.sample_message, actor),
     );
   }
 

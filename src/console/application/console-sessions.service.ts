@@ -12,7 +12,13 @@ export interface ConsoleSession {
   readonly id: string;
   /** SHA-256 of the id: the only form in which the id is written down. */
   readonly handle: string;
+  /** The account the console shows (one person may belong to several and switch). */
   readonly accountId: string;
+  /** The visitor as a member of that account. */
+  readonly memberId: string;
+  /** Who signed in: their login (its password) and e-mail, whichever account they are in. */
+  readonly loginId: string;
+  readonly email: string;
   readonly environment: ConsoleEnvironment;
   readonly startedAt: string;
   readonly expiresAt: string;
@@ -28,24 +34,54 @@ const SESSION_ID_SHAPE = /^[0-9A-Za-z]{43}$/;
 export const SESSION_STREAM_PREFIX = 'console-session-';
 /** The operator's "end every session started until now" (`sessions:end-all`), one event each time. */
 export const ALL_SESSIONS_ENDED_STREAM = 'console-sessions-ended';
-/** One account's "end every session" (a password reset), one event each time. */
-const accountSessionsEndedStream = (accountId: string) => `${ALL_SESSIONS_ENDED_STREAM}-${accountId}`;
+/**
+ * The sessions of one login (a password reset: `-<loginId>`, whose streams before teams were
+ * named after the account the login registered, as its id still is) or of one member of an account
+ * (removed, or their role changed: `-<memberId>`), one event each time.
+ */
+const sessionsEndedStream = (scope: string) => `${ALL_SESSIONS_ENDED_STREAM}-${scope}`;
+
+/** Who a session is for, as sign-in (or switching account) found them. */
+export interface SessionMember {
+  readonly accountId: string;
+  readonly memberId: string;
+  readonly loginId: string;
+  readonly email: string;
+}
+
+/** Why sessions were ended, as recorded. */
+export type SessionsEndedReason = 'operator' | 'password_reset' | 'member_removed' | 'role_changed';
 export const sessionHandle = (id: string) => createHash('sha256').update(id, 'utf8').digest('hex');
 const sessionStream = (handle: string) => `${SESSION_STREAM_PREFIX}${handle}`;
 
-interface SessionStarted {
+/** A sign-in (also the audit log's): who, into which account, from which address. */
+export interface ConsoleSessionStarted {
   readonly type: 'ConsoleSessionStarted';
-  readonly data: { accountId: string; startedAt: string; expiresAt: string };
+  readonly data: {
+    accountId: string;
+    /** Absent on sessions from before teams, which are no longer accepted. */
+    memberId?: string;
+    loginId?: string;
+    email?: string;
+    ip?: string | null;
+    startedAt: string;
+    expiresAt: string;
+  };
 }
 interface EnvironmentChosen {
   readonly type: 'ConsoleEnvironmentChosen';
   readonly data: { environment: ConsoleEnvironment; chosenAt: string };
 }
+/** The visitor switched to another account they belong to (its TEST environment first). */
+interface AccountChosen {
+  readonly type: 'ConsoleAccountChosen';
+  readonly data: { accountId: string; memberId: string; chosenAt: string };
+}
 interface SessionEnded {
   readonly type: 'ConsoleSessionEnded';
   readonly data: { endedAt: string; reason: 'signed_out' };
 }
-type SessionEvent = SessionStarted | EnvironmentChosen | SessionEnded;
+type SessionEvent = ConsoleSessionStarted | EnvironmentChosen | AccountChosen | SessionEnded;
 
 /**
  * Console sessions. The browser holds a random 256-bit id in an HttpOnly cookie; the server
@@ -62,12 +98,13 @@ export class ConsoleSessions {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async start(accountId: string): Promise<ConsoleSession> {
+  async start(member: SessionMember, ip: string | null): Promise<ConsoleSession> {
     const id = randomToken(SESSION_ID_LENGTH);
     const handle = sessionHandle(id);
     const now = this.clock.now();
-    const data = {
-      accountId,
+    const data: ConsoleSessionStarted['data'] = {
+      ...member,
+      ip,
       startedAt: now.toISOString(),
       expiresAt: new Date(now.getTime() + SESSION_TTL_MS).toISOString(),
     };
@@ -79,7 +116,7 @@ export class ConsoleSessions {
     return {
       id,
       handle,
-      accountId,
+      ...member,
       environment: 'TEST',
       startedAt: data.startedAt,
       expiresAt: data.expiresAt,
@@ -95,16 +132,33 @@ export class ConsoleSessions {
     let session: ConsoleSession | null = null;
     for (const event of recorded as unknown as ReadonlyArray<SessionEvent & { revision: bigint }>) {
       switch (event.type) {
-        case 'ConsoleSessionStarted':
+        case 'ConsoleSessionStarted': {
+          const { memberId, loginId, email } = event.data;
+          // A session from before teams names no member: sign in again.
+          if (!memberId || !loginId || !email) return null;
           session = {
             id,
             handle,
             accountId: event.data.accountId,
+            memberId,
+            loginId,
+            email,
             environment: 'TEST',
             startedAt: event.data.startedAt,
             expiresAt: event.data.expiresAt,
             revision: event.revision,
           };
+          break;
+        }
+        case 'ConsoleAccountChosen':
+          if (session !== null)
+            session = {
+              ...(session as ConsoleSession),
+              accountId: event.data.accountId,
+              memberId: event.data.memberId,
+              environment: 'TEST',
+              revision: event.revision,
+            };
           break;
         case 'ConsoleEnvironmentChosen':
           if (session !== null)
@@ -119,8 +173,9 @@ export class ConsoleSessions {
       }
     }
     if (!session || Date.parse(session.expiresAt) <= this.clock.now().getTime()) return null;
-    if (Date.parse(session.startedAt) <= (await this.allEndedBefore(session.accountId))) return null;
-    return session;
+    const live = session as ConsoleSession;
+    if (Date.parse(live.startedAt) <= (await this.endedBefore(live))) return null;
+    return live;
   }
 
   /** Ends every session started until now, on every process sharing the store. */
@@ -135,30 +190,43 @@ export class ConsoleSessions {
   }
 
   /**
-   * Ends every session of one account started until now (its password was reset), on every
-   * process sharing the store.
+   * Ends every session started before `endedBefore` (default: now) of one login (its password was
+   * reset: `scope` is the login's id) or of one member of an account (removed, or their role
+   * changed: the member's id), on every process sharing the store.
    */
-  async endAllOf(accountId: string): Promise<void> {
+  async endAllOf(scope: string, reason: SessionsEndedReason, endedBefore = this.clock.now()): Promise<void> {
     await this.events.append(
-      accountSessionsEndedStream(accountId),
-      [
-        {
-          type: 'ConsoleSessionsEnded',
-          data: { endedBefore: this.clock.now().toISOString(), reason: 'password_reset' },
-        },
-      ],
+      sessionsEndedStream(scope),
+      [{ type: 'ConsoleSessionsEnded', data: { endedBefore: endedBefore.toISOString(), reason } }],
       'any',
     );
   }
 
-  /** When the operator last ended every session, or the account's were (ms), or -Infinity. */
-  private async allEndedBefore(accountId: string): Promise<number> {
-    const [all, own] = await Promise.all([
-      this.events.readStream(ALL_SESSIONS_ENDED_STREAM, { direction: 'backwards', limit: 1 }),
-      this.events.readStream(accountSessionsEndedStream(accountId), { direction: 'backwards', limit: 1 }),
+  /** When the operator last ended every session, or the login's or the member's were (ms), or -Infinity. */
+  private async endedBefore(session: ConsoleSession): Promise<number> {
+    const newest = (stream: string) => this.events.readStream(stream, { direction: 'backwards', limit: 1 });
+    const ended = await Promise.all([
+      newest(ALL_SESSIONS_ENDED_STREAM),
+      newest(sessionsEndedStream(session.loginId)),
+      newest(sessionsEndedStream(session.memberId)),
     ]);
-    const times = [...all, ...own].map((e) => Date.parse((e.data as { endedBefore: string }).endedBefore));
+    const times = ended.flat().map((e) => Date.parse((e.data as { endedBefore: string }).endedBefore));
     return Math.max(-Infinity, ...times);
+  }
+
+  /** Moves the session to another account the visitor belongs to (the caller checked they do). */
+  async chooseAccount(session: ConsoleSession, accountId: string, memberId: string): Promise<void> {
+    if (session.accountId === accountId) return;
+    await this.events.append(
+      sessionStream(session.handle),
+      [
+        {
+          type: 'ConsoleAccountChosen',
+          data: { accountId, memberId, chosenAt: this.clock.now().toISOString() },
+        },
+      ],
+      'stream_exists',
+    );
   }
 
   async chooseEnvironment(session: ConsoleSession, environment: ConsoleEnvironment): Promise<void> {

@@ -87,6 +87,14 @@ describe('activity charts', () => {
     }
   });
 
+  it('labels the days as the console writes dates ("1 May"), not as ISO month-days', () => {
+    const svg = messagesPerDayChart([day('2026-05-01', { delivered: 1 }), day('2026-05-02', {})]);
+    const labels = [...svg.matchAll(/<text class="axis"[^>]*text-anchor="middle">([^<]*)</g)].map(
+      (m) => m[1],
+    );
+    expect(labels).toEqual(['1 May', '2 May']);
+  });
+
   it('labels a first day of one message 0 and 1, never a truncated half', () => {
     const svg = messagesPerDayChart([day('2026-05-01', { delivered: 1 })]);
     expect([...svg.matchAll(/<text class="axis"[^>]*text-anchor="end">([^<]*)</g)].map((m) => m[1])).toEqual([

@@ -4,7 +4,7 @@ import type {
   CarrierDelivery,
 } from '../../messaging/application/queries/message-activity.query';
 import { formatCount } from '../../shared/money';
-import { formatDate, plural } from '../../shared/wording';
+import { formatDate, formatDayMonth, plural } from '../../shared/wording';
 
 /**
  * The overview's charts as inline SVG, drawn on the server: no chart library, no script, and the
@@ -51,8 +51,8 @@ const RIGHT = 16;
 
 const escapeXml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** "05-14" from "2026-05-14": the axis label of a day. */
-const shortDay = (day: string) => day.slice(5);
+/** "14 May" from "2026-05-14": the axis label of a day, in the console's one date format. */
+const shortDay = formatDayMonth;
 
 /**
  * The value axis: gridlines at whole numbers only (a count of messages or credits has no
@@ -99,8 +99,9 @@ function columns(size: ChartSize, left: number, days: readonly string[]) {
 }
 
 function dayLabels(size: ChartSize, cols: ReturnType<typeof columns>): string {
-  // Labels every other day (every third on a small chart) keep them apart on 14 columns.
-  const every = cols.length <= 7 ? 1 : size === SMALL ? 3 : 2;
+  // Every third day's label ("14 Nov") keeps them apart on 14 columns, also on a phone, where
+  // console.css enlarges the wide chart's text.
+  const every = cols.length <= 7 ? 1 : 3;
   return cols
     .map((c, i) =>
       (cols.length - 1 - i) % every === 0

@@ -14,7 +14,7 @@ import { SignUpThrottle } from './sign-up-throttle';
 import { OneTimeFlash } from './one-time-flash';
 import { ConsoleCsrfGuard, safeNext } from './console-auth';
 import { SignInForm, SignInPageQuery, SignUpForm } from './console-forms.dto';
-import { clearCookie, setCookie } from './cookies';
+import { clearCookie } from './cookies';
 import {
   ConsolePageError,
   ConsoleRequest,
@@ -25,6 +25,7 @@ import {
   redirect,
   renderPage,
   SESSION_COOKIE,
+  setSessionCookie,
 } from './console-http';
 
 /** Sign up, sign in and sign out; `/` leads to the console. */
@@ -79,6 +80,23 @@ export class ConsoleAuthController {
         { 'retry-after': String(signedIn.retryAfterSeconds) },
       );
     }
+    if (signedIn.outcome === 'no_account') {
+      return renderPage(
+        request,
+        reply,
+        this.config.publicUrl,
+        'signin',
+        {
+          title: 'Sign in',
+          nav: 'signin',
+          next,
+          email,
+          error:
+            'Your login is not a member of any account any more. Ask an account’s owner or an admin to invite you again.',
+        },
+        403,
+      );
+    }
     if (signedIn.outcome === 'refused') {
       return renderPage(request, reply, this.config.publicUrl, 'signin', {
         title: 'Sign in',
@@ -117,7 +135,7 @@ export class ConsoleAuthController {
     }
     try {
       const session = await this.commands.execute(
-        new SignUp(email, rawField(body, 'password'), request.consoleSession ?? null),
+        new SignUp(email, rawField(body, 'password'), request.consoleSession ?? null, request.ip),
       );
       this.setSessionCookie(request, reply, session);
       redirect(reply, '/console');
@@ -149,14 +167,7 @@ export class ConsoleAuthController {
     redirect(reply, '/console/signin');
   }
 
-  /** A fresh session id at every sign-in (no fixation): the use case ended the old one, if any. */
   private setSessionCookie(request: ConsoleRequest, reply: FastifyReply, session: ConsoleSession): void {
-    const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
-    setCookie(
-      reply,
-      cookieName(SESSION_COOKIE, request, this.config.publicUrl),
-      session.id,
-      cookieOptions(request, this.config.publicUrl, maxAgeSeconds),
-    );
+    setSessionCookie(request, reply, this.config.publicUrl, session);
   }
 }

@@ -1,6 +1,8 @@
 import { CanActivate, ExecutionContext, Inject, Injectable } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import type { Actor } from '../../shared/actor';
+import { RateLimiter } from '../../shared/http/rate-limiter';
 import { csrfTokenMatches } from './csrf';
 import { VisitorBySession } from '../application/queries/visitor-by-session.query';
 import { readCookie } from './cookies';
@@ -64,17 +66,37 @@ export class ConsoleCsrfGuard implements CanActivate {
   }
 }
 
-/** On the pages behind sign-in: a signed-out visitor is sent to the sign-in page. */
+/**
+ * On the pages behind sign-in: a signed-out visitor is sent to the sign-in page, and a signed-in
+ * session's requests are counted against its rate limit (RATE_LIMIT_PER_SESSION_*).
+ */
 @Injectable()
 export class SignedInGuard implements CanActivate {
-  constructor(private readonly visitor: ConsoleVisitor) {}
+  constructor(
+    private readonly visitor: ConsoleVisitor,
+    private readonly limiter: RateLimiter,
+  ) {}
 
   async canActivate(context: ExecutionContext): Promise<boolean> {
-    const request = context.switchToHttp().getRequest<ConsoleRequest>();
+    await this.authenticate(context.switchToHttp().getRequest<ConsoleRequest>());
+    return true;
+  }
+
+  /**
+   * The guard's check, from the session cookie alone: routes that take large bodies (the "Send to
+   * many" upload and confirm) make it in a hook before their body is read (route-policies.ts).
+   * Counted once per request.
+   */
+  async authenticate(request: ConsoleRequest): Promise<void> {
     await this.visitor.load(request);
-    if (request.consoleSession) return true;
-    const back = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
-    throw new ConsoleRedirect(`/console/signin${back}`);
+    const session = request.consoleSession;
+    if (!session) {
+      const back = request.method === 'GET' ? `?next=${encodeURIComponent(request.url)}` : '';
+      throw new ConsoleRedirect(`/console/signin${back}`);
+    }
+    if (request.consoleSessionCounted) return;
+    request.consoleSessionCounted = true;
+    this.limiter.consumeForSession(session.handle);
   }
 }
 
@@ -91,6 +113,13 @@ export function signedIn(request: ConsoleRequest) {
     walletId,
     /** Who a send from this page is: the session's wallet, as an API key of it would be. */
     sender: { mode: 'wallet', walletId, accountId: request.consoleAccount.id, environment } as const,
+    /** Who acts, as the events that record an action (and the audit log) name them. */
+    actor: {
+      type: 'member',
+      id: request.consoleSession.memberId,
+      email: request.consoleSession.email,
+      ip: request.ip,
+    } as const satisfies Actor,
   };
 }
 

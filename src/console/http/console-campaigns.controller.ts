@@ -8,12 +8,14 @@ import { BatchQuote, BatchQuoteView } from '../../messaging/application/queries/
 import type { BatchInput } from '../../messaging/domain/batch-input';
 import { isTerminal } from '../../messaging/domain/message.decider';
 import { DomainError, invalid } from '../../shared/domain-error';
+import { rememberFormSend } from '../../shared/metrics/form-send';
+import { RateLimiter } from '../../shared/http/rate-limiter';
 import { parseRecipientsCsv, RecipientsFile } from './recipients-csv';
 import { signedIn } from './console-auth';
 import { SendManyConfirmForm, SendManyUploadForm } from './console-forms.dto';
 import { ConsoleRequest, field, rawField, walletSmsLeft } from './console-http';
 import { ConsolePage, ConsolePages, FormRefusal, Requires } from './console-page';
-import { MAX_UPLOAD_BYTES, UPLOAD_PROBLEM_FIELD } from './multipart-form';
+import { MAX_UPLOAD_BYTES, MAX_UPLOAD_FORM_BYTES, UPLOAD_PROBLEM_FIELD } from './multipart-form';
 import { awaitingOutcome, REFRESH_SECONDS, sendAtFromForm } from './outcome-refresh';
 
 /** The prefix of the Idempotency-Key a "Send to many" form carries (its one-time token follows). */
@@ -45,6 +47,7 @@ export class ConsoleCampaignsController {
     private readonly page: ConsolePage,
     private readonly commands: CommandBus,
     private readonly queries: QueryBus,
+    private readonly limiter: RateLimiter,
   ) {}
 
   @Get('send-many')
@@ -53,14 +56,19 @@ export class ConsoleCampaignsController {
     await this.renderUpload(request, reply, {});
   }
 
-  /** The upload (multipart): read the file, quote every row, show the preview. Nothing is reserved. */
+  /**
+   * The upload (multipart): read the file, quote every row, show the preview. Nothing is
+   * reserved. Each checks up to 1,000 rows, so a session has only so many a minute.
+   */
   @Post('send-many/preview')
   @Requires('send')
+  @RouteConfig({ bodyLimit: MAX_UPLOAD_FORM_BYTES })
   async preview(
     @Req() request: ConsoleRequest,
     @Res() reply: FastifyReply,
     @Body() body: SendManyUploadForm,
   ): Promise<void> {
+    this.limiter.consumePreview(signedIn(request).session.handle);
     const upload = uploadedBatch(body, 'file');
     const problem = rawField(body, UPLOAD_PROBLEM_FIELD);
     if (problem)
@@ -89,6 +97,10 @@ export class ConsoleCampaignsController {
         const sent = await this.commands.execute(
           new SendBatch(sender, batchInput(upload, file), `${CONSOLE_BATCH_KEY}${token}`),
         );
+        // Every row refused (the preview said so): nothing was sent or recorded.
+        if (sent.batch.id === null)
+          throw invalid('nothing_to_send', 'No row of this file can be sent: see each row’s reason below.');
+        rememberFormSend(request, sent.replayed);
         return `/console/batches/${encodeURIComponent(sent.batch.id)}`;
       },
       refused: (refusal) =>

@@ -54,11 +54,13 @@ export class ConsoleComplianceController {
     @Res() reply: FastifyReply,
     @Body() body: SenderIdRequestForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     const form = { sender_id: field(body, 'sender_id'), sample_message: rawField(body, 'sample_message') };
     await this.page.submit(request, reply, body, {
       act: async () => {
-        await this.commands.execute(new RequestSenderId(account.id, form.sender_id, form.sample_message));
+        await this.commands.execute(
+          new RequestSenderId(account.id, form.sender_id, form.sample_message, actor),
+        );
         return '/console/compliance';
       },
       refused: (refusal) =>

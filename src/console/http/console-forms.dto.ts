@@ -65,6 +65,40 @@ export class MintKeyForm {
   @Field(ONCE) _once?: string;
   @Field(SHORT) environment?: string;
   @Field(SHORT) name?: string;
+  @Field(SHORT) scope?: string;
+  /** Up to 50 addresses or CIDRs, one per line or separated by commas. */
+  @Field(4096) allowed_ips?: string;
+}
+
+export class AccountForm {
+  @Field(ID) account?: string;
+}
+
+export class InviteMemberForm {
+  @Field(ONCE) _once?: string;
+  @Field(EMAIL) email?: string;
+  @Field(SHORT) role?: string;
+}
+
+export class MemberRoleForm {
+  @Field(ONCE) _once?: string;
+  @Field(SHORT) role?: string;
+}
+
+/** The invitation link's token is `<account id>.<43 characters>`: its shape is the use case's to check. */
+export class InvitationPageQuery {
+  @Field(SHORT) token?: string;
+}
+
+export class AcceptInvitationForm {
+  @Field(SHORT) token?: string;
+  @Field(PASSWORD) password?: string;
+}
+
+export class AuditPageQuery {
+  @Field(SHORT) action?: string;
+  @Field(ID) member?: string;
+  @Field(ID) starting_after?: string;
 }
 
 export class SendForm {

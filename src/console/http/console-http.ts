@@ -10,8 +10,9 @@ import { csrfTokenFor, isPreSessionSecret, newPreSessionSecret } from './csrf';
 import { randomToken } from '../../shared/ids';
 import { describeCost, messageCost } from '../../messaging/domain/message-cost';
 import { formatCount } from '../../shared/money';
-import { formatDate, formatTime, label, plural, TIME_ZONE_NAME } from '../../shared/wording';
+import { formatDate, formatMonth, formatTime, label, plural, TIME_ZONE_NAME } from '../../shared/wording';
 import { Permission, Role, roleCan } from '../../accounts/domain/roles';
+import { navFor } from './console-nav';
 
 export const SESSION_COOKIE = 'sms_console_session';
 /** A signed-out visitor's random secret: the CSRF token of the sign-in, sign-up and try-out forms derives from it. */
@@ -35,6 +36,8 @@ export type ConsoleRequest = FastifyRequest & {
   /** The pre-session secret this response uses (set once per request). */
   consolePreSecret?: string;
   consoleVisitorLoaded?: boolean;
+  /** Counted against the session's rate limit already (SignedInGuard). */
+  consoleSessionCounted?: boolean;
 };
 
 /** Paths whose errors are HTML pages rather than API.md's JSON bodies (`/` itself only ever redirects). */
@@ -83,6 +86,22 @@ export function cookieOptions(
   };
 }
 
+/** A fresh session id at every sign-in (no fixation): the use case ended the old one, if any. */
+export function setSessionCookie(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  publicUrl: string,
+  session: ConsoleSession,
+): void {
+  const maxAgeSeconds = Math.floor((Date.parse(session.expiresAt) - Date.now()) / 1000);
+  setCookie(
+    reply,
+    cookieName(SESSION_COOKIE, request, publicUrl),
+    session.id,
+    cookieOptions(request, publicUrl, maxAgeSeconds),
+  );
+}
+
 /**
  * The CSRF token to put in this page's forms: the session's when signed in, else the
  * pre-session cookie's (created here when the visitor has none yet).
@@ -111,7 +130,8 @@ export function pageSecurityHeaders(reply: FastifyReply): void {
 /**
  * Helpers every view may call, so every page words things one way: numbers for people
  * (`it.n(20000)` is "20,000"), counted nouns (`it.plural(1, 'credit')` is "1 credit"), times and
- * days in Ghana time (`it.time(iso)`, `it.date(iso)`; the layout names the zone once), API values
+ * days in Ghana time (`it.time(iso)`, `it.date(iso)`, `it.monthName('2026-11')`; the layout names
+ * the zone once), API values
  * as labels (`it.label('transactional')` is "Transactional"), and the
  * cost of a message body as the send forms show it before the script takes over (`it.costOf(text)`).
  */
@@ -120,6 +140,7 @@ export const VIEW_HELPERS = {
   plural,
   time: formatTime,
   date: formatDate,
+  monthName: formatMonth,
   label,
   timeZone: TIME_ZONE_NAME,
   costOf: (message: unknown) => {
@@ -144,12 +165,22 @@ export function layoutModel(request: ConsoleRequest, reply: FastifyReply, public
   return {
     nav: '',
     refreshSeconds: null,
-    account: request.consoleAccount ? { email: request.consoleAccount.email } : null,
+    // Who is signed in (one person may belong to several accounts), and the account they are in.
+    account:
+      request.consoleAccount && request.consoleSession
+        ? {
+            email: request.consoleSession.email,
+            id: request.consoleAccount.id,
+            owner: request.consoleAccount.email,
+          }
+        : null,
+    accounts: [] as readonly { accountId: string; owner: string; role: string }[],
     environment: request.consoleSession?.environment ?? 'TEST',
     currentPath: request.url,
     role: role ?? null,
     /** Whether the visitor's role may do this: the page hides what the server would refuse. */
     can: (permission: Permission) => (role ? roleCan(role, permission) : false),
+    navEntries: navFor(role),
     ...VIEW_HELPERS,
     csrf: csrfTokenForPage(request, reply, publicUrl),
   };

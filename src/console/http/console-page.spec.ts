@@ -8,10 +8,23 @@ import { ConsoleComplianceController } from './console-compliance.controller';
 import type { ConsoleRequest } from './console-http';
 import { ConsolePageError } from './console-http';
 import { ConsolePermissionGuard } from './console-page';
+import { ConsoleAuditController } from './console-audit.controller';
+import { ConsoleMembersController } from './console-members.controller';
+import { ConsoleWalletCareController } from './console-wallet-care.controller';
 import { ConsoleController } from './console.controller';
 
-/** Every controller made with @ConsolePages(); a new page controller belongs in this list. */
-const PAGE_CONTROLLERS = [ConsoleController, ConsoleCampaignsController, ConsoleComplianceController];
+/**
+ * Every controller made with @ConsolePages(); a new page controller belongs in this list
+ * (test/e2e/console-permissions.e2e.ts finds them all from the running app, over HTTP).
+ */
+const PAGE_CONTROLLERS = [
+  ConsoleController,
+  ConsoleCampaignsController,
+  ConsoleComplianceController,
+  ConsoleWalletCareController,
+  ConsoleMembersController,
+  ConsoleAuditController,
+];
 
 const routesOf = (controller: new (...args: never[]) => unknown) => {
   const prototype = controller.prototype as Record<string, unknown>;
@@ -45,8 +58,11 @@ const contextFor = (route: ReturnType<typeof routesOf>[number], role: Role) => {
 
 const guard = new ConsolePermissionGuard(new Reflector());
 const allRoutes = PAGE_CONTROLLERS.flatMap(routesOf);
-/** Forms every member may use: choosing the environment the pages show. */
-const EVERYONE_MAY = new Set(['ConsoleController.chooseEnvironment']);
+/** Forms every member may use: choosing the environment and the account the pages show. */
+const EVERYONE_MAY = new Set([
+  'ConsoleController.chooseEnvironment',
+  'ConsoleMembersController.chooseAccount',
+]);
 
 describe('console pages: the permission each route needs', () => {
   it('finds the routes', () => {

@@ -15,8 +15,10 @@ import type { FastifyReply } from 'fastify';
 import { Permission, PERMISSION_ACTIONS, roleCan } from '../../accounts/domain/roles';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { WalletAlerts } from '../../wallet/application/queries/wallet-alerts.query';
+import { SwitchableAccounts } from '../../accounts/application/queries/switchable-accounts.query';
 import { DomainError, ErrorKind } from '../../shared/domain-error';
 import { toErrorResponse } from '../../shared/http/error-body';
+import { rememberErrorCode } from '../../shared/http/error-code';
 import { ConsoleCsrfGuard, signedIn, SignedInGuard } from './console-auth';
 import {
   ALREADY_SENT_CODES,
@@ -147,15 +149,19 @@ export class ConsolePage {
    * helpers, and the low-balance banner while the wallet's alert stands).
    */
   async render(request: ConsoleRequest, reply: FastifyReply, view: string, model: PageModel, status = 200) {
-    const alerts = request.consoleSession
-      ? await this.queries.execute(new WalletAlerts(signedIn(request).walletId))
-      : null;
+    const visitor = request.consoleSession ? signedIn(request) : null;
+    const [alerts, accounts] = visitor
+      ? await Promise.all([
+          this.queries.execute(new WalletAlerts(visitor.walletId)),
+          this.queries.execute(new SwitchableAccounts(visitor.session.email)),
+        ])
+      : [null, []];
     return renderPage(
       request,
       reply,
       this.config.publicUrl,
       view,
-      { lowBalance: alerts?.alerted ?? null, ...model },
+      { lowBalance: alerts?.alerted ?? null, accounts, ...model },
       status,
     );
   }
@@ -180,6 +186,7 @@ export class ConsolePage {
         : await act();
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
+      rememberErrorCode(request, error.code); // for the send metrics, as the API's refusals are
       if (ALREADY_SENT_CODES.has(error.code))
         throw new ConsolePageError(
           409,

@@ -58,7 +58,7 @@ export class ConsolePasswordResetController {
     // Not awaited: an address with an account takes one append longer than one without, and the
     // answer's timing must not tell them apart. The request is recorded (or not) in the background.
     void this.commands
-      .execute(new RequestPasswordReset(email))
+      .execute(new RequestPasswordReset(email, request.ip))
       .catch((error: Error) => this.logger.error(`password reset request not recorded: ${error.message}`));
     await renderPage(request, reply, this.config.publicUrl, 'forgot-password', {
       title: 'Forgot password',
@@ -112,7 +112,7 @@ export class ConsolePasswordResetController {
       title: 'Sign in',
       nav: 'signin',
       next: '/console',
-      notice: 'Your new password is set, and every session of your account has ended. Sign in with it.',
+      notice: 'Your new password is set, and every session of your login has ended. Sign in with it.',
     });
   }
 }

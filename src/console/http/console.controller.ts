@@ -14,6 +14,7 @@ import { MessageById } from '../../messaging/application/queries/message-by-id.q
 import { MessagesPage } from '../../messaging/application/queries/messages-page.query';
 import { DomainError } from '../../shared/domain-error';
 import { formatMoney } from '../../shared/money';
+import { rememberFormSend } from '../../shared/metrics/form-send';
 import { WalletEventsPage } from '../../wallet/application/queries/wallet-events-page.query';
 import { WebhookEndpointsList } from '../../webhooks/application/queries/webhook-endpoints-list.query';
 import { ChooseEnvironment } from '../application/commands/choose-environment.command';
@@ -132,7 +133,7 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: MintKeyForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     const environment = field(body, 'environment');
     await this.page.submit(request, reply, body, {
       // Sent twice (a double click, a resubmitted page), the form mints one key.
@@ -145,7 +146,13 @@ export class ConsoleController {
             'Choose the TEST or LIVE environment.',
           );
         const minted = await this.commands.execute(
-          new MintApiKey(account.id, environment, field(body, 'name')),
+          new MintApiKey(
+            account.id,
+            environment,
+            field(body, 'name'),
+            { scope: field(body, 'scope') || 'full', allowedIps: field(body, 'allowed_ips') },
+            actor,
+          ),
         );
         this.page.putFlash(request, MINTED_KEY_SLOT, minted);
         return '/console/keys';
@@ -162,10 +169,10 @@ export class ConsoleController {
     @Param('id') id: string,
     @Body() body: OnceForm,
   ): Promise<void> {
-    const { account } = signedIn(request);
+    const { account, actor } = signedIn(request);
     await this.page.submit(request, reply, body, {
       act: async () => {
-        await this.commands.execute(new RevokeApiKey(id, account.id));
+        await this.commands.execute(new RevokeApiKey(id, account.id, actor));
         return '/console/keys';
       },
     });
@@ -216,6 +223,7 @@ export class ConsoleController {
         const sent = await this.commands.execute(
           new SendMessage(sender, input, `${CONSOLE_SEND_KEY}${token}`),
         );
+        rememberFormSend(request, sent.replayed);
         return `/console/messages/${encodeURIComponent(sent.message.id)}`;
       },
       refused: (refusal) => this.renderSend(request, reply, { input, refusal }),
@@ -332,7 +340,7 @@ export class ConsoleController {
     @Res() reply: FastifyReply,
     @Body() body: BuyCreditsForm,
   ): Promise<void> {
-    const { account, walletId, environment } = signedIn(request);
+    const { account, walletId, environment, actor } = signedIn(request);
     const packageId = field(body, 'package_id');
     await this.page.submit(request, reply, body, {
       // The same use case as POST /v1/billing/checkout; the browser comes back to the console.
@@ -347,6 +355,7 @@ export class ConsoleController {
               successUrl: `${this.config.publicUrl}/console/billing/return`,
               cancelUrl: `${this.config.publicUrl}/console/billing`,
             },
+            actor,
           ),
         );
         return started.checkout_url;

@@ -10,6 +10,12 @@ export const uploadLimitOf = (request: FastifyRequest): number =>
 /** The text fields that come with it (CSRF and one-time tokens, sender ID, message, time). */
 const MAX_FIELD_BYTES = 8 * 1024;
 const MAX_FIELDS = 20;
+/** The whole upload form: its file, its fields and the multipart framing around them. */
+export const MAX_UPLOAD_FORM_BYTES = MAX_UPLOAD_BYTES + MAX_FIELDS * MAX_FIELD_BYTES + 16 * 1024;
+
+/** Marks a request whose body was cut at its route's limit: its answer closes the connection. */
+const CUT = Symbol('multipartCut');
+type CutRequest = FastifyRequest & { [CUT]?: boolean };
 
 /**
  * Set on a parsed form when its upload was refused whole (never truncated): the page that took it
@@ -24,9 +30,18 @@ export type UploadProblem = 'too_large' | 'unreadable';
  * and one-time tokens see it exactly as they see an urlencoded form. One file at most. A
  * content-type parser costs nothing to requests of any other type, and the API refuses
  * non-JSON bodies before any parser runs.
+ *
+ * At most the route's body limit is read (16 KiB unless the route names more, as the upload
+ * does, and such a route authenticates before its body: route-policies.ts), so a form posted to
+ * any other console route is cut there, before its CSRF check refuses it; the rest is never read
+ * (the answer closes the connection).
  */
 export function registerMultipartForms(fastify: FastifyInstance): void {
-  fastify.addContentTypeParser('multipart/form-data', (request: FastifyRequest, payload, done) => {
+  fastify.addHook('onSend', async (request: CutRequest, reply, payload) => {
+    if (request[CUT]) reply.header('connection', 'close');
+    return payload;
+  });
+  fastify.addContentTypeParser('multipart/form-data', (request: CutRequest, payload, done) => {
     const fields: Record<string, string> = {};
     let settled = false;
     const finish = (problem?: UploadProblem) => {
@@ -68,6 +83,16 @@ export function registerMultipartForms(fastify: FastifyInstance): void {
     busboy.on('error', () => finish('unreadable'));
     busboy.on('finish', () => finish(problem));
     payload.on('error', () => finish('unreadable'));
+    const limit = request.routeOptions.bodyLimit;
+    let read = 0;
+    payload.on('data', (chunk: Buffer) => {
+      read += chunk.length;
+      if (read <= limit || settled) return;
+      request[CUT] = true;
+      payload.unpipe(busboy);
+      payload.pause();
+      finish('too_large');
+    });
     payload.pipe(busboy);
   });
 }

@@ -9,6 +9,8 @@ import { SANDBOX_NUMBERS } from '../../messaging/domain/sandbox';
 import type { ApiMessage } from '../../messaging/projections/messages.projection';
 import { DomainError } from '../../shared/domain-error';
 import { PerAddressRateLimit } from '../../shared/http/rate-limiter';
+import { rememberErrorCode } from '../../shared/http/error-code';
+import { rememberFormSend } from '../../shared/metrics/form-send';
 import { ConsoleCsrfGuard } from './console-auth';
 import { SendForm } from './console-forms.dto';
 import { ConsolePageError, ConsoleRequest, redirect, renderPage, sendFormInput } from './console-http';
@@ -50,8 +52,10 @@ export class TryController {
     const input = sendFormInput(body, 'transactional');
     try {
       const sent = await this.commands.execute(new SendMessage({ mode: 'sandbox' }, input));
+      rememberFormSend(request, false);
       redirect(reply, `/try/messages/${encodeURIComponent(sent.message.id)}`);
     } catch (error) {
+      if (error instanceof DomainError) rememberErrorCode(request, error.code);
       if (!(error instanceof DomainError) || error.kind !== 'invalid_request') throw error;
       await this.renderForm(request, reply, { input, error: error.message }, 400);
     }

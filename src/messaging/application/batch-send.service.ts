@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { ComplianceGate } from '../../compliance/application/compliance-gate.service';
 import { CLOCK, Clock } from '../../shared/clock';
 import { DomainError, invalid } from '../../shared/domain-error';
+import { RateLimiter } from '../../shared/http/rate-limiter';
 import {
   ConcurrencyError,
   EVENT_STORE,
@@ -11,7 +12,13 @@ import {
 import { newId } from '../../shared/ids';
 import { err } from '../../shared/result';
 import { WalletService } from '../../wallet/application/wallet.service';
-import { atItem, BatchInput, BatchItemCheck, validateBatchInput } from '../domain/batch-input';
+import {
+  atItem,
+  BatchInput,
+  BatchItemCheck,
+  validateBatchItem,
+  validateBatchShared,
+} from '../domain/batch-input';
 import { BatchItemRecord, batchMessageId, batchStream, BatchSubmittedData } from '../domain/batch.events';
 import type { MessageQueuedData } from '../domain/message.events';
 import { ApiMessage, queuedDoc, toApiMessage } from '../projections/messages.projection';
@@ -23,11 +30,15 @@ import { TestSendQuota } from './test-send-quota';
 
 type WalletContext = Extract<SendContext, { mode: 'wallet' }>;
 
+/** Batch items checked between two turns of the event loop. */
+const ITEMS_PER_SLICE = 100;
+
 /** One slot of a batch's answer: the message sent, or the item's refusal (a 400 of its own). */
 export type BatchSlot = { readonly message: ApiMessage } | { readonly error: DomainError };
 
 export interface BatchView {
-  readonly id: string;
+  /** Null for a batch that accepted no item: nothing of it was recorded, so there is nothing to read. */
+  readonly id: string | null;
   readonly data: readonly BatchSlot[];
   readonly accepted: number;
   readonly refused: number;
@@ -53,6 +64,18 @@ export function batchRequestHashOf(body: BatchInput): string {
   );
 }
 
+/** The answer to a batch that accepted no item: each item's refusal in its slot, and no batch id. */
+function nothingAccepted(refusals: readonly DomainError[]): BatchView {
+  return { id: null, data: refusals.map((error) => ({ error })), accepted: 0, refused: refusals.length };
+}
+
+/** Every item refused, found before the key was claimed: answered without recording anything. */
+class NothingAccepted extends Error {
+  constructor(readonly refusals: readonly DomainError[]) {
+    super('no item of the batch can be sent');
+  }
+}
+
 const refusalOf = ({ error }: Extract<BatchItemRecord, { error: unknown }>) =>
   invalid(error.code, error.message, error.param ?? undefined);
 
@@ -75,6 +98,7 @@ export class BatchSend {
     private readonly keys: IdempotencyKeys,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly compliance: ComplianceGate,
+    private readonly limiter: RateLimiter,
   ) {}
 
   async send(
@@ -82,18 +106,30 @@ export class BatchSend {
     ctx: WalletContext,
     key: string | null,
   ): Promise<{ batch: BatchView; replayed: boolean }> {
+    // Every item is work, accepted or not: counted against the wallet before any is checked.
+    this.limiter.consumeBatchItems(ctx.walletId, ctx.environment, body.messages.length);
+    const refusalsOf = (items: readonly BatchItemCheck[]) =>
+      items.flatMap((item) => (item.ok ? [] : [item.error]));
     if (key === null) {
-      return {
-        batch: await this.submit(await this.check(body, ctx), ctx, newId('bat'), null),
-        replayed: false,
-      };
+      const items = await this.check(body, ctx);
+      const refusals = refusalsOf(items);
+      if (refusals.length === items.length) return { batch: nothingAccepted(refusals), replayed: false };
+      return { batch: await this.submit(items, ctx, newId('bat'), null), replayed: false };
     }
     // The key is looked up first: a recorded answer is replayed whatever the time now says of the
-    // body (a send_at passed meanwhile). A refusal of the whole batch (400) is never recorded.
+    // body (a send_at passed meanwhile). A refusal of the whole batch (400) is never recorded; nor
+    // is a batch that accepts nothing: like a 400 it has nothing to replay, and a retry under its
+    // key is checked again (and sent, if it has become sendable).
     let items: BatchItemCheck[] | null = null;
     const checked = async () => (items ??= await this.check(body, ctx));
-    const { answer, replayed } = await this.keys.run(key, ctx.walletId, batchRequestHashOf(body), {
-      check: async () => void (await checked()),
+    const acceptsSomething = async () => {
+      const all = await checked();
+      const refusals = refusalsOf(all);
+      if (refusals.length === all.length && (await this.keys.isFree(key, ctx.walletId)))
+        throw new NothingAccepted(refusals);
+    };
+    const run = this.keys.run(key, ctx.walletId, batchRequestHashOf(body), {
+      check: acceptsSomething,
       newClaim: () => ({ batchId: newId('bat') }),
       run: async (batchId) => ({
         answer: await this.submit(await checked(), ctx, batchId, key),
@@ -103,7 +139,14 @@ export class BatchSend {
       started: async (batchId) =>
         (await this.events.readStream(batchStream(batchId), { limit: 1 })).length > 0,
     });
-    return { batch: answer, replayed };
+    try {
+      const { answer, replayed } = await run;
+      return { batch: answer, replayed };
+    } catch (error) {
+      if (error instanceof NothingAccepted)
+        return { batch: nothingAccepted(error.refusals), replayed: false };
+      throw error;
+    }
   }
 
   /**
@@ -111,13 +154,21 @@ export class BatchSend {
    * same): valid, then routable in this environment. A refusal of the whole batch is thrown.
    */
   async check(body: BatchInput, ctx: WalletContext): Promise<BatchItemCheck[]> {
-    const checked = validateBatchInput(body, await this.routes.operatorRoutes(), this.clock.now());
-    if (!checked.ok) throw checked.error;
+    const shared = validateBatchShared(body, this.clock.now());
+    if (!shared.ok) throw shared.error;
     // The sender ID is the whole batch's: not approved for a LIVE batch, none of it is sent.
     const senderRefusal = await this.compliance.senderIdRefusal(ctx, String(body.sender_id));
     if (senderRefusal) throw senderRefusal;
+    const routes = await this.routes.operatorRoutes();
+    const checked: BatchItemCheck[] = [];
+    for (let index = 0; index < body.messages.length; index++) {
+      // A slice at a time, letting other requests in between: a number abroad takes up to 0.1 ms
+      // to parse, so 1,000 of them would hold the HTTP thread for 100 ms at once.
+      if (index > 0 && index % ITEMS_PER_SLICE === 0) await new Promise((resolve) => setImmediate(resolve));
+      checked.push(validateBatchItem(body, index, routes, shared.value));
+    }
     return Promise.all(
-      checked.value.map(async (item, index): Promise<BatchItemCheck> => {
+      checked.map(async (item, index): Promise<BatchItemCheck> => {
         if (!item.ok) return item;
         const routed = this.sends.routable(item.value, ctx);
         if (!routed.ok) return err(atItem(routed.error, index));

@@ -152,6 +152,12 @@ export class IdempotencyKeys {
     @Inject(MESSAGING_OPTIONS) private readonly options: MessagingOptions,
   ) {}
 
+  /** True when no request holds the key (none yet, or its claim is past 24 h): the next would be the first. */
+  async isFree(key: string, walletId: string): Promise<boolean> {
+    const state = foldIdempotency(await this.events.readStream(idempotencyStream(walletId, key)));
+    return decideIdempotency(state, '', this.clock.now()).action === 'claim';
+  }
+
   async run<T>(
     key: string,
     walletId: string,

@@ -8,6 +8,7 @@ import { InstanceLiveness } from '../../shared/instances/instance-liveness.servi
 import { type DispatchBacklog, MessageMetrics } from '../../shared/metrics/message.metrics';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { SECRET_BOX, SecretBox } from '../../shared/secret-box';
 import { partitionOf } from '../domain/dispatch-leases.decider';
 import {
   finishedBy,
@@ -23,6 +24,9 @@ import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes, OutboundMessage, SubmitResult } from '../ports/carrier.port';
 import { DispatchLeaseKeeper } from './dispatch-lease-keeper';
 import { RecentSubmissions } from './recent-submissions';
+import { APP_CONFIG, AppConfig } from '../../config/app-config';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 
 /**
  * The durable "to dispatch" list: one partition per dispatch partition (`pending-<n>`), sorted by
@@ -78,7 +82,8 @@ export class MessageDispatcher {
   private running = false;
   private readonly queued = new Map<string, Hinted>();
   private readonly inFlight = new Map<string, Promise<void>>();
-  private pollTimer: NodeJS.Timeout | null = null;
+  /** Looks at the pending list of the partitions held: while it has work, then resting (PollingLoop). */
+  private readonly poll: PollingLoop;
   /** Wake-ups at a message's time (a carrier's retryAt, a scheduled send_at): one per message. */
   private readonly retryTimers = new Map<string, NodeJS.Timeout>();
   private readonly leases: DispatchLeaseKeeper;
@@ -95,6 +100,11 @@ export class MessageDispatcher {
     liveness?: InstanceLiveness,
     /** Asked again at dispatch (refusedSinceAccepted); absent in tests without compliance. */
     @Optional() private readonly compliance?: ComplianceGate,
+    /** Opens a secret message's sealed text; absent where a test sends no secret message. */
+    @Optional() @Inject(SECRET_BOX) private readonly secrets?: SecretBox,
+    /** Without them (tests that build dispatchers by hand) the pending list is polled plainly. */
+    @Optional() @Inject(APP_CONFIG) config?: AppConfig,
+    @Optional() changes?: ReadModelChanges,
   ) {
     this.dispatcherId = liveness?.id ?? `dsp_${process.pid}_${randomToken(8)}`;
     this.leases = new DispatchLeaseKeeper(
@@ -118,21 +128,28 @@ export class MessageDispatcher {
     );
     // An instance found dead frees the partitions it held: take them now, not at the next renewal.
     liveness?.onDeaths(() => this.leases.renewSoon());
+    this.poll = new PollingLoop(
+      options.dispatchPollMs,
+      () => this.pollPartitions(this.leases.partitions()),
+      (error) => this.logger.error('polling the dispatch queue failed', error?.stack),
+      config && changes
+        ? { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([DISPATCH_QUEUE], wake) }
+        : undefined,
+    );
   }
 
   async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
     await this.leases.start();
-    this.schedulePoll(this.options.dispatchPollMs);
+    this.poll.start();
   }
 
   /** Stops taking work, waits for submissions in flight, then gives the partitions back. */
   async stop(): Promise<void> {
     if (!this.running) return;
     this.running = false;
-    if (this.pollTimer) clearTimeout(this.pollTimer);
-    this.pollTimer = null;
+    await this.poll.stop();
     for (const timer of this.retryTimers.values()) clearTimeout(timer);
     this.retryTimers.clear();
     this.queued.clear();
@@ -218,22 +235,15 @@ export class MessageDispatcher {
     }
   }
 
-  private schedulePoll(delayMs: number): void {
-    if (!this.running) return;
-    this.pollTimer = setTimeout(() => {
-      this.pollTimer = null;
-      void this.pollPartitions(this.leases.partitions()).finally(() =>
-        this.schedulePoll(this.options.dispatchPollMs),
-      );
-    }, delayMs);
-    this.pollTimer.unref?.();
-  }
-
   /**
    * Hints every pending message of these partitions whose time has come (states read first), and
    * sets a wake-up for those due before the next poll, so a scheduled send leaves at its time.
+   * Answers when the next one falls due (null: none pending), so that the poll rests until then
+   * rather than look every second at an empty list; a message queued meanwhile is hinted by the
+   * dispatch projection, and its pending entry wakes the poll (ReadModelChanges).
    */
-  async pollPartitions(partitions: readonly number[]): Promise<void> {
+  async pollPartitions(partitions: readonly number[]): Promise<NextDue> {
+    let next: number | null = null;
     try {
       const now = this.clock.now();
       const nextPoll = new Date(now.getTime() + this.options.dispatchPollMs).toISOString();
@@ -243,6 +253,7 @@ export class MessageDispatcher {
           order: 'asc',
           limit: 500,
         });
+        if (pending.length > 0) next = Math.min(next ?? Infinity, Date.parse(pending[0].availableAt));
         for (const p of pending) {
           if (p.availableAt > nextPoll) break;
           this.hint(p.messageId, { at: p.availableAt });
@@ -250,7 +261,10 @@ export class MessageDispatcher {
       }
     } catch (error) {
       this.logger.error('polling the dispatch queue failed', (error as Error)?.stack);
+      return undefined; // looked at nothing: look again after the interval
     }
+    // Due already (being sent, or a submission that failed and is tried again): keep looking.
+    return next === null ? null : Math.max(next - this.options.dispatchPollMs, this.clock.now().getTime());
   }
 
   /** Submit and record. Returns quietly when the message is no longer QUEUED or not yet due. */
@@ -329,6 +343,17 @@ export class MessageDispatcher {
     return refusal ? { outcome: 'rejected', errorCode: refusal.code, errorMessage: refusal.message } : null;
   }
 
+  /**
+   * What the carrier is handed. A secret message's text is opened here, the moment before the
+   * submission, and lives only in this call: the log, read models and logs hold it sealed or masked.
+   */
+  private outbound(message: Message): OutboundMessage {
+    const outbound = outboundOf(message);
+    if (message.sealedBody === undefined) return outbound;
+    if (!this.secrets) throw new Error('a secret message needs the SecretBox to be opened');
+    return { ...outbound, body: this.secrets.open(message.sealedBody) };
+  }
+
   private async submit(message: Message): Promise<SubmitResult> {
     const carrier = this.carriers.carrierFor(message.carrier, message.environment);
     if (!carrier) {
@@ -339,7 +364,7 @@ export class MessageDispatcher {
       };
     }
     try {
-      return await carrier.submit(outboundOf(message));
+      return await carrier.submit(this.outbound(message));
     } catch (error) {
       return {
         outcome: 'retry',

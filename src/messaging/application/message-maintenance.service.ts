@@ -4,6 +4,7 @@ import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { ConcurrencyError, EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
 import { MessageMetrics } from '../../shared/metrics/message.metrics';
+import type { NextDue } from '../../shared/polling-loop';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { expire, finishedBy, messageDecider } from '../domain/message.decider';
@@ -29,6 +30,15 @@ export class ExpirySweeper {
   ) {}
 
   async runOnce(now: Date = this.clock.now()): Promise<number> {
+    return (await this.sweep(now)).expired;
+  }
+
+  /**
+   * One pass, and when the next open message's validity ends: null when none is open (nothing
+   * to expire until a message is), nothing when the pass left past-due messages (the page was
+   * full, or a QUEUED one is within its submission's grace), so the sweep looks again soon.
+   */
+  async sweep(now: Date = this.clock.now()): Promise<{ expired: number; next: NextDue }> {
     const due = await this.reads.list<{ messageId: string; validUntil: string }>(OPEN_MESSAGES, {
       partition: OPEN_PARTITION,
       order: 'asc',
@@ -36,7 +46,8 @@ export class ExpirySweeper {
     });
     let expired = 0;
     for (const doc of due) {
-      if (Date.parse(doc.validUntil) > now.getTime()) break;
+      const endsAt = Date.parse(doc.validUntil);
+      if (endsAt > now.getTime()) return { expired, next: endsAt };
       const result = await this.aggregates.handle(messageStream(doc.messageId), messageDecider, (state) =>
         // A QUEUED message may be in a submission that started just before its validity ended.
         expire(state, now, this.options.dispatchLeaseMs),
@@ -44,7 +55,7 @@ export class ExpirySweeper {
       this.metrics.finished(finishedBy(result));
       if (result.ok && result.value.events.length > 0) expired++;
     }
-    return expired;
+    return { expired, next: due.length === 0 ? null : undefined };
   }
 }
 
@@ -115,16 +126,21 @@ export class TestCarrierResume {
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async runOnce(minAgeMs = 0): Promise<number> {
+  /** Answers how many it handed over and how many messages were open (none: nothing to resume until one is). */
+  async runOnce(minAgeMs = 0): Promise<{ resumed: number; open: number }> {
     const before = this.clock.now().getTime() - minAgeMs;
     let resumed = 0;
+    let open = 0;
     for await (const { messageId } of this.openMessages()) {
+      open++;
       const doc = await this.reads.get<MessageDoc>(MESSAGES, messageId);
       if (!doc || doc.status !== 'SENT' || doc.environment !== 'TEST') continue;
       if (!doc.sentAt || Date.parse(doc.sentAt) > before) continue;
       const carrier = this.carriers.carrierFor(doc.carrier, 'TEST') as
         (Carrier & { resubmitIsSafe?: boolean; resubmit?: Carrier['submit'] }) | null;
       if (!carrier || carrier.resubmitIsSafe !== true) continue;
+      // Only receipts are re-scheduled (nothing is sent), so the read model's text will do: for a
+      // secret message it is the masked one, and the sealed text is never opened for this.
       await (carrier.resubmit ?? carrier.submit).call(carrier, {
         messageId: doc.id,
         to: doc.to,
@@ -137,7 +153,7 @@ export class TestCarrierResume {
       });
       resumed++;
     }
-    return resumed;
+    return { resumed, open };
   }
 
   /**

@@ -11,6 +11,8 @@ import {
 } from '../../shared/event-store/event-store.port';
 import { newId } from '../../shared/ids';
 import { err, ok, Result } from '../../shared/result';
+import { SECRET_BOX, SecretBox } from '../../shared/secret-box';
+import type { Alongside } from '../../wallet/application/wallet-command-queue';
 import { WalletService } from '../../wallet/application/wallet.service';
 import { SendInput, ValidSend, validateSend } from '../domain/message-input';
 import { acceptedEvent, MessageQueuedData, messageStream } from '../domain/message.events';
@@ -39,6 +41,18 @@ export interface SendOptions {
   readonly batchId?: string;
   /** The campaign the message is sent in (recorded on it). */
   readonly campaignId?: string;
+  /**
+   * A secret message (a one-time code): its text is recorded only sealed, and every read (events'
+   * `body`, read models, webhooks, /v1/messages, the console) shows `displayText` instead.
+   */
+  readonly secret?: { readonly displayText: string };
+  /**
+   * Another stream's append that belongs with this message (a verification's start): recorded in
+   * the same write as the reservation and the message, or not at all (a 402 records nothing).
+   * Where the store cannot write several streams at once it follows the reservation, like the
+   * message. Wallet sends only.
+   */
+  readonly alongside?: StreamAppend;
 }
 
 export interface SendOutcome {
@@ -78,6 +92,7 @@ export class SendPipeline {
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     private readonly testQuota: TestSendQuota,
     private readonly compliance: ComplianceGate,
+    @Inject(SECRET_BOX) private readonly secrets: SecretBox,
   ) {}
 
   /** Everything a send checks before it touches anything: the 400s, in API.md's order. */
@@ -151,7 +166,14 @@ export class SendPipeline {
     try {
       // The reservation and the message are one write: recorded together, or neither.
       const recorded =
-        ctx.mode === 'wallet' ? await this.reserve(ctx.walletId, messageId, valid, queued) : false;
+        ctx.mode === 'wallet'
+          ? await this.reserve(
+              ctx.walletId,
+              messageId,
+              valid,
+              options.alongside ? [queued, options.alongside] : queued,
+            )
+          : false;
       if (!recorded) await this.events.append(queued.streamId, queued.events, queued.expected);
     } catch (error) {
       if (quotaWallet !== null) this.testQuota.giveBack(quotaWallet); // no new message
@@ -191,12 +213,15 @@ export class SendPipeline {
       createdAt: now.toISOString(),
       idempotencyKey: options.idempotencyKey ?? null,
     };
-    if (options.batchId) return { ...data, batchId: options.batchId };
-    return options.campaignId ? { ...data, campaignId: options.campaignId } : data;
+    const shown = options.secret
+      ? { ...data, body: options.secret.displayText, sealedBody: this.secrets.seal(valid.message) }
+      : data;
+    if (options.batchId) return { ...shown, batchId: options.batchId };
+    return options.campaignId ? { ...shown, campaignId: options.campaignId } : shown;
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */
-  private async reserve(walletId: string, messageId: string, valid: ValidSend, queued: StreamAppend) {
+  private async reserve(walletId: string, messageId: string, valid: ValidSend, queued: Alongside) {
     const reserved = await this.wallets.reserve(walletId, messageId, valid.credits, queued);
     if (!reserved.ok) throw reserved.error;
     return reserved.value.events.length > 0;

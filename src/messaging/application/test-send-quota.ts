@@ -3,6 +3,7 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { DomainError } from '../../shared/domain-error';
 import { DomainErrorWithHeaders } from '../../shared/http/error-body';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
+import { plural } from '../../shared/wording';
 import { MESSAGES, MessageDoc } from '../projections/messages.projection';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -62,7 +63,7 @@ export class TestSendQuota {
         new DomainError(
           'rate_limit',
           'rate_limited',
-          `This TEST wallet has sent its ${this.quota} messages for today (UTC); retry after ${retryAfter} s, or send with a LIVE key`,
+          `This TEST wallet has sent its ${plural(this.quota, 'message')} for today (UTC); retry after ${retryAfter} s, or send with a LIVE key`,
         ),
         { 'retry-after': String(retryAfter) },
       );

@@ -50,6 +50,13 @@ export function validateBatchInput(
   routes: readonly Route[],
   now: Date,
 ): Result<BatchItemCheck[], DomainError> {
+  const shared = validateBatchShared(input, now);
+  if (!shared.ok) return shared;
+  return ok(input.messages.map((_, index) => validateBatchItem(input, index, routes, shared.value)));
+}
+
+/** What a batch's items share, checked once: the batch's refusal, or when its items are due (null: now). */
+export function validateBatchShared(input: BatchInput, now: Date): Result<string | null, DomainError> {
   const sender = validateSenderIdField(input.sender_id);
   if (!sender.ok) return sender;
   const type = validateTypeField(input.type);
@@ -58,15 +65,18 @@ export function validateBatchInput(
     const shared = validateMessageField(input.message);
     if (!shared.ok) return shared;
   }
-  const sendAt = validateSendAt(input.send_at, now);
-  if (!sendAt.ok) return sendAt;
-  const at = sendAt.value;
-  return ok(
-    input.messages.map((item, index) => {
-      const checked = validateItem(input, item, index, routes);
-      return checked.ok && at !== null ? ok({ ...checked.value, sendAt: at }) : checked;
-    }),
-  );
+  return validateSendAt(input.send_at, now);
+}
+
+/** The batch's item at `index`, checked as a single send with the shared fields (validateBatchShared's). */
+export function validateBatchItem(
+  input: BatchInput,
+  index: number,
+  routes: readonly Route[],
+  sendAt: string | null,
+): BatchItemCheck {
+  const checked = validateItem(input, input.messages[index], index, routes);
+  return checked.ok && sendAt !== null ? ok({ ...checked.value, sendAt }) : checked;
 }
 
 function validateItem(

@@ -8,6 +8,8 @@ import { parseSenderId } from './sender-id';
 
 export const MESSAGE_TYPES = ['transactional', 'promotional'] as const;
 export type MessageType = (typeof MESSAGE_TYPES)[number];
+/** What `type` may be, as a refusal says it: "transactional or promotional". */
+export const MESSAGE_TYPE_CHOICES = MESSAGE_TYPES.join(' or ');
 
 /** A send body as it arrived: nothing about it is trusted yet. */
 export interface SendInput {
@@ -109,14 +111,19 @@ export function validateMessageField(
   return ok({ message: message.value, encoding: body.encoding, segments: body.segments });
 }
 
-/** `type`: present and one of MESSAGE_TYPES. */
+/** `type`: present and one of MESSAGE_TYPES; a refusal lists them. */
 export function validateTypeField(value: unknown): Result<MessageType, DomainError> {
-  const type = stringParam(value, 'type');
-  if (!type.ok) return type;
-  if (!isMessageType(type.value)) {
-    return err(invalid('invalid_type', 'type must be transactional or promotional', 'type'));
-  }
-  return ok(type.value);
+  if (value === undefined || value === null)
+    return err(invalid('parameter_missing', `type is required: ${MESSAGE_TYPE_CHOICES}`, 'type'));
+  if (typeof value !== 'string' || !isMessageType(value))
+    return err(
+      invalid(
+        typeof value === 'string' ? 'invalid_type' : 'parameter_invalid',
+        `type must be ${MESSAGE_TYPE_CHOICES}`,
+        'type',
+      ),
+    );
+  return ok(value);
 }
 
 /** How far ahead a send may be scheduled (API.md: at most 30 days). */

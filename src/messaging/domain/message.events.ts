@@ -27,6 +27,12 @@ export type MessageQueuedData = {
   readonly batchId?: string;
   /** The campaign (POST /v1/campaigns) the message was sent in; absent otherwise. */
   readonly campaignId?: string;
+  /**
+   * A secret message (a one-time code): its text sealed with the SecretBox (AES-256-GCM), opened
+   * only by the dispatcher to hand it to the carrier. `body` is then the masked display text that
+   * every read shows; encoding, segments and credits are those of the sealed text.
+   */
+  readonly sealedBody?: string;
 };
 
 /**

@@ -1,6 +1,6 @@
 import {
   BUILT_IN_ROUTES,
-  callingCodeOfPrefix,
+  callingCodeOf,
   carrierCallingCode,
   parseRoute,
   resolveRoute,
@@ -110,9 +110,9 @@ describe('carrierCallingCode (the country an inbound national number is read in)
   });
 
   it('reads the calling code at the start of a prefix', () => {
-    expect(callingCodeOfPrefix('+23324')).toBe('233');
-    expect(callingCodeOfPrefix('+1415')).toBe('1');
-    expect(callingCodeOfPrefix('+44')).toBe('44');
-    expect(callingCodeOfPrefix('+2')).toBeNull();
+    expect(callingCodeOf('+23324')).toBe('233');
+    expect(callingCodeOf('+1415')).toBe('1');
+    expect(callingCodeOf('+44')).toBe('44');
+    expect(callingCodeOf('+2')).toBeNull();
   });
 });

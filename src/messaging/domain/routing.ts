@@ -1,4 +1,4 @@
-import { getCountries, getCountryCallingCode } from 'libphonenumber-js/max';
+import metadata from 'libphonenumber-js/metadata.max.json';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 
@@ -57,20 +57,59 @@ export function resolveRoute(
   for (const route of [...BUILT_IN_ROUTES, ...extraRoutes]) {
     if (e164.startsWith(route.prefix) && (!best || route.prefix.length >= best.prefix.length)) best = route;
   }
-  if (!best) return err(invalid('unsupported_destination', `No route sends to ${e164}`, 'to'));
+  if (!best) return err(invalid('unsupported_destination', noRouteMessage(e164, extraRoutes), 'to'));
   return ok({ carrier: best.carrier, prefix: best.prefix });
 }
 
-/** Every country calling code libphonenumber knows (they are prefix-free: at most one starts a number). */
-const CALLING_CODES: ReadonlySet<string> = new Set(
-  getCountries().map((country) => getCountryCallingCode(country)),
-);
+/**
+ * Says what is served and how an operator serves more: `No route sends to +2348031234567
+ * (Nigeria). This service sends to +233 (Ghana). An operator adds a destination with
+ * `npm run cli -- routes:add --prefix +234 --carrier <NAME>`, which takes effect without a restart`.
+ * A batch may refuse 1,000 numbers at once: no parsing here, lookups only (the list of what is
+ * served is made once per list of routes).
+ */
+function noRouteMessage(e164: string, extraRoutes: readonly Route[]): string {
+  const code = callingCodeOf(e164);
+  return (
+    `No route sends to ${e164}${code ? ` (${countriesOf(code)})` : ''}. ` +
+    `This service sends to ${servedBy(extraRoutes)}. An operator adds a destination with ` +
+    `\`npm run cli -- routes:add --prefix +${code ?? '<digits>'} --carrier <NAME>\`, which takes effect without a restart`
+  );
+}
 
-/** The calling code a route prefix is in (`+23324` → `233`), or null when the prefix is shorter than one. */
-export function callingCodeOfPrefix(prefix: string): string | null {
-  const digits = prefix.replace(/^\+/, '');
-  for (let length = 1; length <= 3 && length <= digits.length; length++) {
-    if (CALLING_CODES.has(digits.slice(0, length))) return digits.slice(0, length);
+const served = new WeakMap<readonly Route[], string>();
+
+/** `+233 (Ghana); +234 (Nigeria); +1876`: a prefix within a code several countries share names only itself. */
+function servedBy(extraRoutes: readonly Route[]): string {
+  const known = served.get(extraRoutes);
+  if (known !== undefined) return known;
+  const destinations = new Set<string>();
+  for (const { prefix } of [...BUILT_IN_ROUTES, ...extraRoutes]) {
+    const code = callingCodeOf(prefix);
+    const shared = code !== null && (callingCodes().get(code)?.length ?? 0) > 1;
+    destinations.add(
+      code !== null && (!shared || prefix === `+${code}`) ? `+${code} (${countriesOf(code)})` : prefix,
+    );
+  }
+  const text = [...destinations].join('; ');
+  served.set(extraRoutes, text);
+  return text;
+}
+
+let byCallingCode: Map<string, readonly string[]> | null = null;
+const regionNames = new Map<string, string>();
+
+/** Country calling code → the countries (ISO 3166) sharing it, its main one first (+1: US), from libphonenumber. */
+function callingCodes(): Map<string, readonly string[]> {
+  byCallingCode ??= new Map(Object.entries(metadata.country_calling_codes));
+  return byCallingCode;
+}
+
+/** The country calling code a number or route prefix starts with (`+447…` → `44`); codes are prefix-free. */
+export function callingCodeOf(e164: string): string | null {
+  for (let length = 1; length <= 3; length++) {
+    const digits = e164.slice(1, 1 + length);
+    if (callingCodes().has(digits)) return digits;
   }
   return null;
 }
@@ -83,8 +122,22 @@ export function carrierCallingCode(carrier: string, extraRoutes: readonly Route[
   const codes = new Set(
     [...BUILT_IN_ROUTES, ...extraRoutes]
       .filter((route) => route.carrier === carrier)
-      .map((route) => callingCodeOfPrefix(route.prefix)),
+      .map((route) => callingCodeOf(route.prefix)),
   );
   const [only] = codes;
   return codes.size === 1 && only !== undefined ? only : null;
+}
+
+/** `Ghana`; for a code several countries share, three of their names and how many more. */
+function countriesOf(code: string): string {
+  const countries = callingCodes().get(code) ?? [];
+  const names = countries.slice(0, 3).map((country) => {
+    let name = regionNames.get(country);
+    if (name === undefined) {
+      name = new Intl.DisplayNames(['en'], { type: 'region' }).of(country) ?? country;
+      regionNames.set(country, name);
+    }
+    return name;
+  });
+  return countries.length > 3 ? `${names.join(', ')} and ${countries.length - 3} more` : names.join(', ');
 }

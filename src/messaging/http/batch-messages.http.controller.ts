@@ -13,11 +13,15 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
 import { ApiErrors, ErrorResponse } from '../../shared/http/api-errors.decorator';
 import { toErrorResponse } from '../../shared/http/error-body';
+import { rememberErrorCode } from '../../shared/http/error-code';
 import { SendBatch } from '../application/commands/send-batch.command';
 import { BATCH_BODY_LIMIT_BYTES, BatchResponse, SendBatchDto } from './batch.dto';
 import { IdempotencyKeyHeader } from './idempotency-key.header';
 import { MessageResponse } from './message.dto';
 import { walletContext } from './messages.http.controller';
+
+/** The metrics' refusal code of a batch answered with every item refused. */
+const BATCH_REFUSED = 'batch_refused';
 
 @ApiTags('messages')
 @ApiBearerAuth()
@@ -68,6 +72,8 @@ export class BatchMessagesHttpController {
       new SendBatch(walletContext(principal), body, key),
     );
     if (replayed) reply.header('Idempotent-Replayed', 'true');
+    // Answered 200, but nothing was sent: the metrics count it refused, not accepted.
+    if (batch.accepted === 0) rememberErrorCode(request, BATCH_REFUSED);
     const requestId = String(request.id);
     return {
       object: 'batch',

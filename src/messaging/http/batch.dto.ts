@@ -2,6 +2,7 @@ import { ApiProperty, ApiPropertyOptional, PickType } from '@nestjs/swagger';
 import { ArrayMaxSize, ArrayMinSize, IsArray, IsDefined, IsOptional, IsString } from 'class-validator';
 import { MAX_BATCH_MESSAGES } from '../domain/batch-input';
 import { ErrorResponse } from '../../shared/http/api-errors.decorator';
+import { ShapedAs } from '../../shared/http/body-schema';
 import { MessageResponse, SendMessageDto } from './message.dto';
 import { SendAtField } from './send-at.decorator';
 
@@ -13,15 +14,25 @@ const batchSize = {
   context: { code: 'invalid_batch_size' },
 };
 
-/** One item of a batch, as the OpenAPI document shows it (each is checked like a single send). */
+/**
+ * One item of a batch. Its decorators give the body's shape (body-schema.ts: an object with these
+ * fields only, each text when present); whether each item is sendable (`to` present and routable,
+ * its message's length) is the domain's check per item, answered in the item's slot, so the
+ * ValidationPipe neither converts nor validates items (`@ShapedAs`, not `@Type` and
+ * `@ValidateNested`).
+ */
 export class BatchItemDto {
   @ApiProperty({ example: '+233241234567', description: 'E.164: + and 8–15 digits' })
+  @IsOptional()
+  @IsString({ message: 'to must be a string' })
   to!: string;
 
   @ApiPropertyOptional({
     example: 'Your code is 123456',
     description: 'This item’s text; the top-level message when absent',
   })
+  @IsOptional()
+  @IsString({ message: 'message must be a string' })
   message?: string;
 }
 
@@ -48,12 +59,19 @@ export class SendBatchDto extends PickType(SendMessageDto, ['sender_id', 'type']
   @IsArray({ message: 'messages must be a list of { to, message } items' })
   @ArrayMinSize(1, batchSize)
   @ArrayMaxSize(MAX_BATCH_MESSAGES, batchSize)
-  messages!: unknown[];
+  @ShapedAs(() => BatchItemDto)
+  messages!: BatchItemDto[];
 }
 
 export class BatchResponse {
   @ApiProperty({ example: 'batch' }) object!: string;
-  @ApiProperty({ example: 'bat_…' }) id!: string;
+  @ApiProperty({
+    example: 'bat_…',
+    nullable: true,
+    type: String,
+    description: 'null when no item was accepted: nothing of the batch was recorded',
+  })
+  id!: string | null;
   @ApiProperty({
     description:
       'One slot per item, in order: the message object (status QUEUED, or SCHEDULED with a send_at), or { "error": { … } } in the error shape with param such as messages[3].to',

@@ -2,7 +2,7 @@ import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsIn, IsOptional, IsString, MaxLength } from 'class-validator';
 import { PageLimit } from '../../shared/http/pagination';
 import { RequiredString } from '../../shared/http/required-string.decorator';
-import { MESSAGE_TYPES, MessageType } from '../domain/message-input';
+import { MESSAGE_TYPE_CHOICES, MESSAGE_TYPES, MessageType } from '../domain/message-input';
 import { SendAtField } from './send-at.decorator';
 
 /**
@@ -30,9 +30,9 @@ export class SendMessageDto {
   message!: string;
 
   @ApiProperty({ enum: MESSAGE_TYPES })
-  @RequiredString('type')
+  @RequiredString('type', { choices: MESSAGE_TYPE_CHOICES })
   @IsIn(MESSAGE_TYPES, {
-    message: 'type must be transactional or promotional',
+    message: `type must be ${MESSAGE_TYPE_CHOICES}`,
     context: { code: 'invalid_type' },
   })
   type!: MessageType;

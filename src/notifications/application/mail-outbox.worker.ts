@@ -3,7 +3,8 @@ import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app
 import { CLOCK, Clock } from '../../shared/clock';
 import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import { InstanceIdentity } from '../../shared/instances/instance-identity';
-import { PollingLoop } from '../../shared/polling-loop';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { SECRET_BOX, SecretBox } from '../../shared/secret-box';
 import { renderMail } from '../domain/mail-templates';
@@ -37,11 +38,14 @@ export class MailOutboxWorker implements OnApplicationBootstrap, OnApplicationSh
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly instance: InstanceIdentity,
+    changes: ReadModelChanges,
   ) {
+    // Rests while no mail is due; a mail queued (or retried) wakes it through its read model.
     this.loop = new PollingLoop(
       options.pollMs,
       () => this.tick(),
       (error) => this.logger.warn(`mail outbox tick failed: ${error.message}`),
+      { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([MAILS], wake) },
     );
   }
 
@@ -59,19 +63,27 @@ export class MailOutboxWorker implements OnApplicationBootstrap, OnApplicationSh
     await this.transport.close();
   }
 
-  /** One look at the due mails: starts those due now, up to the concurrency. Exposed for tests. */
-  async tick(): Promise<void> {
+  /**
+   * One look at the due mails: starts those due now, up to the concurrency. Answers when the next
+   * one falls due (null: none waiting), or nothing while mails are in flight. Exposed for tests.
+   */
+  async tick(): Promise<NextDue> {
     const room = this.options.concurrency - this.inFlight.size;
-    if (room <= 0) return;
+    if (room <= 0) return undefined;
     const now = this.clock.now();
     const due = await this.reads.list<MailDoc>(MAILS, {
       partition: DUE,
       order: 'asc',
       limit: room + this.inFlight.size,
     });
+    let next: NextDue = due.length === 0 ? null : undefined;
     for (const doc of due) {
       if (this.stopped || this.inFlight.size >= this.options.concurrency) break;
-      if (!doc.dueAt || Date.parse(doc.dueAt) > now.getTime()) break; // sorted by due time
+      if (doc.dueAt && Date.parse(doc.dueAt) > now.getTime()) {
+        next = Date.parse(doc.dueAt); // sorted by due time: the rest come later
+        break;
+      }
+      if (!doc.dueAt) break;
       if (this.inFlight.has(doc.id)) continue;
       const done = this.attempt(doc.id)
         .catch((error) =>
@@ -80,6 +92,7 @@ export class MailOutboxWorker implements OnApplicationBootstrap, OnApplicationSh
         .finally(() => this.inFlight.delete(doc.id));
       this.inFlight.set(doc.id, done);
     }
+    return this.inFlight.size > 0 ? undefined : next;
   }
 
   /** Takes the mail if it is still due (the stream decides, not the read model), sends it, records how it went. */

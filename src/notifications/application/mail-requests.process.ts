@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import type { QueryBus } from '@nestjs/cqrs';
 import { createHash } from 'node:crypto';
 import { AccountEmail } from '../../accounts/application/queries/account-email.query';
+import { ACCOUNT_STREAM_PREFIX, type MemberInvited } from '../../accounts/domain/account.events';
 import {
   PASSWORD_RESETS_STREAM_PREFIX,
   PasswordResetRequested,
@@ -51,7 +52,7 @@ interface Request {
 /**
  * Turns the log's events that someone must hear about into queued mails: a low balance, a
  * purchase (a checkout or an auto top-up succeeded), a failed auto top-up, a sender ID decided,
- * a password reset. Queuing is an append that creates the mail's stream, in the batch's group
+ * a password reset, an invitation to join an account. Queuing is an append that creates the mail's stream, in the batch's group
  * commit; the outbox worker sends it. Nothing here waits for a mail server.
  */
 export function mailRequestsProcess(events: EventStore, queries: QueryBus, mails: MailQueue): Projection {
@@ -112,6 +113,20 @@ export function mailRequestsProcess(events: EventStore, queries: QueryBus, mails
           template: { kind: 'password_reset', sealedToken: d.sealedToken, expiresAt: d.expiresAt },
         };
       }
+      case 'MemberInvited': {
+        const d = (recorded as unknown as MemberInvited).data;
+        return {
+          to: d.email,
+          accountId: recorded.streamId.slice(ACCOUNT_STREAM_PREFIX.length),
+          template: {
+            kind: 'team_invitation',
+            inviterEmail: d.actor.type === 'member' ? d.actor.email : 'The operator',
+            role: d.role,
+            sealedToken: d.sealedToken,
+            expiresAt: d.expiresAt,
+          },
+        };
+      }
       default:
         return null;
     }
@@ -153,6 +168,7 @@ export function mailRequestsProcess(events: EventStore, queries: QueryBus, mails
         CHECKOUT_STREAM_PREFIX,
         SENDER_ID_STREAM_PREFIX,
         PASSWORD_RESETS_STREAM_PREFIX,
+        ACCOUNT_STREAM_PREFIX,
       ],
       eventTypes: [
         'LowBalanceAlerted',
@@ -161,6 +177,7 @@ export function mailRequestsProcess(events: EventStore, queries: QueryBus, mails
         'SenderIdApproved',
         'SenderIdRejected',
         'PasswordResetRequested',
+        'MemberInvited',
       ],
     },
     async apply(recorded: RecordedEvent, view: ProjectionView) {

@@ -17,9 +17,10 @@ export class ErrorResponse {
 
 /** What each status means on every endpoint that can answer it; `codes` add the endpoint's own. */
 const MEANINGS: Record<number, string> = {
-  400: 'invalid_request_error: malformed JSON (invalid_json), a body that is not an object (invalid_request), a missing or mistyped field (parameter_missing, parameter_invalid)',
+  400: 'invalid_request_error: malformed JSON (invalid_json, with its line and column), a body that is not an object (invalid_request), a field the route does not know (parameter_unknown), a missing or mistyped field (parameter_missing, parameter_invalid)',
   401: 'authentication_error: missing, malformed, unknown or revoked API key (invalid_api_key)',
   402: 'insufficient_credit: sms_left does not cover the credits asked for',
+  403: "permission_error: the API key's scope or allowed IPs do not cover this request (permission_denied)",
   404: 'not_found: unknown id, or one that belongs to another wallet or environment (resource_missing)',
   409: 'conflict',
   413: 'invalid_request_error: the body is larger than 16 KiB (body_too_large)',
@@ -30,8 +31,8 @@ const MEANINGS: Record<number, string> = {
   503: 'api_error: a store is unreachable or the server is shutting down (service_unavailable); Retry-After says when to retry',
 };
 
-/** Statuses every authenticated JSON endpoint can answer, whatever it does. */
-const ALWAYS = [401, 429, 500, 503] as const;
+/** Statuses every authenticated JSON endpoint can answer, whatever it does (403: a key's scope or allow-list). */
+const ALWAYS = [401, 403, 429, 500, 503] as const;
 /** And every one that takes a JSON body. */
 const WITH_BODY = [400, 413, 415] as const;
 
@@ -46,7 +47,7 @@ export interface ErrorDoc {
  */
 export function ApiErrors(errors: ErrorDoc = {}, options: { body?: boolean; auth?: boolean } = {}) {
   const statuses = new Set<number>([
-    ...(options.auth === false ? ALWAYS.filter((s) => s !== 401) : ALWAYS),
+    ...(options.auth === false ? ALWAYS.filter((s) => s !== 401 && s !== 403) : ALWAYS),
     ...(options.body ? WITH_BODY : []),
     ...Object.keys(errors).map(Number),
   ]);

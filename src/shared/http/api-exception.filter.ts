@@ -23,7 +23,12 @@ export function sendError(
   exception: unknown,
   logger: Logger,
 ): void {
-  const response = toErrorResponse(exception, String(request.id));
+  const rawBody = (request as { rawBody?: unknown }).rawBody;
+  const response = toErrorResponse(
+    exception,
+    String(request.id),
+    Buffer.isBuffer(rawBody) ? rawBody : undefined,
+  );
   rememberErrorCode(request, response.body.error.code);
   if (response.status >= 500) {
     // The stack goes to the log under the request id (also for errors raised before the

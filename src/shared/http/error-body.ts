@@ -1,6 +1,7 @@
 import { HttpException } from '@nestjs/common';
 import { DomainError, ErrorKind } from '../domain-error';
 import { StoreUnavailableError } from '../event-store/event-store.port';
+import { jsonSyntaxProblem } from './json-syntax';
 
 export interface ErrorBody {
   readonly error: {
@@ -92,10 +93,24 @@ const STATUS_CODES: Record<number, { code: string; kind: ErrorKind | null }> = {
 };
 
 /**
+ * Malformed JSON, with where it broke when the body is at hand (`line 3, column 8`); valid JSON
+ * the parser still refused holds a `__proto__` or `constructor.prototype` key.
+ */
+function invalidJsonMessage(error: unknown, rawBody: Buffer | undefined): string {
+  const where = rawBody ? jsonSyntaxProblem(rawBody.toString('utf8')) : null;
+  if (where)
+    return `The request body is not valid JSON: ${where.problem} at line ${where.line}, column ${where.column}`;
+  if (/prototype property|constructor property/i.test((error as Error)?.message ?? ''))
+    return 'The request body holds a __proto__ or constructor.prototype key, which is refused';
+  return 'The request body is not valid JSON';
+}
+
+/**
  * Turns anything thrown while serving a request into API.md's one error shape. Unknown
  * errors become a bare 500: their message may hold SQL, a path or a key, so none of it leaks.
+ * `rawBody`, the request's body as it arrived, lets a JSON syntax error say where it is.
  */
-export function toErrorResponse(error: unknown, requestId: string): HttpErrorResponse {
+export function toErrorResponse(error: unknown, requestId: string, rawBody?: Buffer): HttpErrorResponse {
   const body = (status: number, type: string, code: string, message: string, param?: string): ErrorBody => ({
     error: { type, code, message, ...(param ? { param } : {}), request_id: requestId },
   });
@@ -126,7 +141,7 @@ export function toErrorResponse(error: unknown, requestId: string): HttpErrorRes
   if (error instanceof SyntaxError || frameworkCode === 'FST_ERR_CTP_INVALID_JSON_BODY') {
     return {
       status: 400,
-      body: body(400, 'invalid_request_error', 'invalid_json', 'The request body is not valid JSON'),
+      body: body(400, 'invalid_request_error', 'invalid_json', invalidJsonMessage(error, rawBody)),
     };
   }
   const status = statusOf(error);
@@ -136,8 +151,9 @@ export function toErrorResponse(error: unknown, requestId: string): HttpErrorRes
     const message =
       status === 404 ? 'No such route or resource' : (httpMessage(error) ?? 'The request was refused');
     // Nest rewraps the body parser's refusals as plain 400s; their message still tells which.
-    const code = status === 400 && BODY_PARSE_FAILURE.test(message) ? 'invalid_json' : known.code;
-    return { status, body: body(status, type, code, message) };
+    if (status === 400 && BODY_PARSE_FAILURE.test(message))
+      return { status, body: body(status, type, 'invalid_json', invalidJsonMessage(error, rawBody)) };
+    return { status, body: body(status, type, known.code, message) };
   }
   return {
     status: 500,

@@ -1,4 +1,4 @@
-/** Tokens refill continuously at `perSecond` up to `burst`; a request takes one. */
+/** Tokens refill continuously at `perSecond` up to `burst`; a request takes one (a batch, one per item). */
 export interface BucketLimit {
   readonly perSecond: number;
   readonly burst: number;
@@ -24,8 +24,11 @@ export class TokenBuckets {
     private readonly now: () => number = () => performance.now(),
   ) {}
 
-  /** Takes a token; returns 0 when allowed, else the seconds until one is available. */
-  take(name: string): number {
+  /**
+   * Takes `count` tokens (all or none); returns 0 when allowed, else the seconds until that many
+   * are available. More than `burst` at once are never available.
+   */
+  take(name: string, count = 1): number {
     const now = this.now();
     this.sweep(now);
     let bucket = this.buckets.get(name);
@@ -40,11 +43,11 @@ export class TokenBuckets {
       );
       bucket.updatedAt = now;
     }
-    if (bucket.tokens >= 1) {
-      bucket.tokens -= 1;
+    if (bucket.tokens >= count) {
+      bucket.tokens -= count;
       return 0;
     }
-    return Math.max(1, Math.ceil((1 - bucket.tokens) / this.limit.perSecond));
+    return Math.max(1, Math.ceil((count - bucket.tokens) / this.limit.perSecond));
   }
 
   /** How many buckets are held. */

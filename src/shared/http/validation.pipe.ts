@@ -1,5 +1,6 @@
 import { ArgumentMetadata, Injectable, ValidationError, ValidationPipe } from '@nestjs/common';
 import { invalid } from '../domain-error';
+import { shapeRefusalOf } from './route-policies';
 
 /**
  * Type checks come before the checks that refine a value: `type: 5` is `parameter_invalid`
@@ -9,7 +10,9 @@ const TYPE_CHECKS = new Set(['isString', 'isInt', 'isNumber', 'isArray', 'isBool
 
 /**
  * The one ValidationPipe of the service: class-validator DTOs for every request body, query and
- * console form, answering the first problem in API.md's shape with `param` set to the field.
+ * console form, answering the first problem in API.md's shape with `param` set to the field. A
+ * body that failed its route's shape (an unknown field, too many keys, nested too deep:
+ * route-policies.ts) is refused first, before class-transformer walks it.
  *
  * A decorator names its error code through `context: { code }`; otherwise a missing field is
  * `parameter_missing` and any other failure `parameter_invalid`. A body that is not a JSON
@@ -35,6 +38,9 @@ export class ApiValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     if (!this.toValidate(metadata)) return value;
     if (metadata.type === 'body') {
+      // Its shape first (route-policies.ts): nothing below walks a body of unbounded shape.
+      const shapeRefusal = shapeRefusalOf(value);
+      if (shapeRefusal) throw shapeRefusal;
       if (value === undefined || value === null) value = {};
       if (typeof value !== 'object' || Array.isArray(value)) {
         throw invalid('invalid_request', 'The request body must be a JSON object');

@@ -6,9 +6,10 @@ import { MetricsRegistry } from './metrics.registry';
 import { ProjectionMetrics } from './projection.metrics';
 import { SendMetrics } from './send.metrics';
 import { WalletMetrics } from './wallet.metrics';
+import { VerifyMetrics } from './verify.metrics';
 import { WebhookMetrics } from './webhook.metrics';
 
-const FACADES = [SendMetrics, MessageMetrics, CheckoutMetrics, WebhookMetrics, WalletMetrics];
+const FACADES = [SendMetrics, MessageMetrics, CheckoutMetrics, WebhookMetrics, WalletMetrics, VerifyMetrics];
 
 /**
  * Prometheus metrics (docs/operations.md, Metrics): one registry, a small facade per concern

@@ -3,6 +3,7 @@ import { ThreadBridge } from '../threads/thread-bridge';
 import { Logger } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { rememberErrorCode } from '../http/error-code';
+import { rememberFormSend } from './form-send';
 import { MetricsRegistry } from './metrics.registry';
 import { answeredSend } from './send-metrics.hooks';
 import { SendMetrics } from './send.metrics';
@@ -40,12 +41,40 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
       environment: 'TEST',
       status: 400,
       code: 'invalid_phone_number',
-      replayed: false,
+      result: 'refused',
       seconds: 0.0125,
     });
-    expect(answeredSend('messages', request(), reply(200, { 'idempotent-replayed': 'true' })).replayed).toBe(
-      true,
+    expect(answeredSend('messages', request(), reply(200, { 'idempotent-replayed': 'true' })).result).toBe(
+      'replayed',
     );
+    expect(answeredSend('messages', request(), reply(200)).result).toBe('accepted');
+  });
+
+  it("counts a console or try-out form's send from its note, not from the redirect that answers it", () => {
+    const session = { consoleSession: { environment: 'LIVE' } };
+    const sent = request(session);
+    rememberFormSend(sent, false);
+    expect(answeredSend('console', sent, reply(303))).toMatchObject({
+      environment: 'LIVE',
+      result: 'accepted',
+    });
+    const again = request(session);
+    rememberFormSend(again, true);
+    expect(answeredSend('console_batch', again, reply(303)).result).toBe('replayed');
+    // Signed out: redirected to sign in, nothing sent.
+    expect(answeredSend('console', request(), reply(303))).toMatchObject({
+      environment: 'unknown',
+      result: 'refused',
+    });
+    const refused = request(session);
+    rememberErrorCode(refused, 'invalid_phone_number');
+    expect(answeredSend('console', refused, reply(400))).toMatchObject({
+      result: 'refused',
+      code: 'invalid_phone_number',
+    });
+    const tried = request();
+    rememberFormSend(tried, false);
+    expect(answeredSend('try', tried, reply(303))).toMatchObject({ environment: 'TEST', result: 'accepted' });
   });
 
   it('counts accepted, replayed and refused (by code, or by status when no body said one) apart', async () => {
@@ -55,13 +84,14 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
       endpoint: 'messages' as const,
       environment: 'TEST',
       code: undefined,
-      replayed: false,
       seconds: 0.02,
     };
-    metrics.answered({ ...base, status: 200 });
-    metrics.answered({ ...base, status: 200, replayed: true });
-    metrics.answered({ ...base, status: 402, code: 'insufficient_credit' });
-    metrics.answered({ ...base, status: 413 });
+    metrics.answered({ ...base, status: 200, result: 'accepted' });
+    metrics.answered({ ...base, status: 200, result: 'replayed' });
+    metrics.answered({ ...base, status: 402, code: 'insufficient_credit', result: 'refused' });
+    metrics.answered({ ...base, status: 413, result: 'refused' });
+    // A 200 that sent nothing (a batch whose every item was refused) is not an accepted send.
+    metrics.answered({ ...base, endpoint: 'batch', status: 200, code: 'batch_refused', result: 'refused' });
     const lines = await samples(registry);
     expect(lines).toEqual(
       expect.arrayContaining([
@@ -69,6 +99,7 @@ describe('SendMetrics: answered sends at the HTTP edge', () => {
         'sms_sends_replayed_total{endpoint="messages",environment="TEST"} 1',
         'sms_sends_refused_total{endpoint="messages",environment="TEST",code="insufficient_credit"} 1',
         'sms_sends_refused_total{endpoint="messages",environment="TEST",code="http_413"} 1',
+        'sms_sends_refused_total{endpoint="batch",environment="TEST",code="batch_refused"} 1',
         'sms_send_duration_seconds_count{endpoint="messages",result="refused"} 2',
         'sms_send_duration_seconds_bucket{le="0.025",endpoint="messages",result="accepted"} 1',
         'sms_send_duration_seconds_bucket{le="0.01",endpoint="messages",result="accepted"} 0',
@@ -107,7 +138,7 @@ describe('MetricsRegistry', () => {
       environment: 'TEST',
       status: 200,
       code: undefined,
-      replayed: false,
+      result: 'accepted',
       seconds: 0,
     });
     expect(await two.exposition()).not.toContain('sms_sends_accepted_total{');

@@ -1,6 +1,6 @@
 import type { EventStore, Subscription } from '../event-store/event-store.port';
 import { StoreUnavailableError } from '../event-store/event-store.port';
-import type { ReadStore } from '../read-store/read-store.port';
+import type { DocumentWrite, ReadStore } from '../read-store/read-store.port';
 import { BatchView, CommittedDocuments, PendingWrites } from './batch-view';
 import type { Projection } from './projection';
 
@@ -48,6 +48,9 @@ interface Rebuilding {
   readonly onProgress: (progress: RebuildProgress) => void;
 }
 
+/** How often a rebuild that has not reached the log's head says what it waits for. */
+const REBUILD_STALL_REPORT_MS = 30_000;
+
 export interface ProjectionRunnerOptions {
   readonly batchSize?: number;
   /** A failed projection restarts from its checkpoint after this long. */
@@ -57,6 +60,11 @@ export interface ProjectionRunnerOptions {
   /** How long a checkpoint with no writes behind it (a process manager's) may wait. */
   readonly idleCheckpointMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * Hears which collections changed: those a commit wrote, and all of a projection's when it
+   * resumes from its stored checkpoint (another process may have written them). ReadModelChanges.
+   */
+  readonly onChanged?: (collections: Iterable<string>) => void;
 }
 
 /**
@@ -129,11 +137,9 @@ export class ProjectionRunner {
 
   async stop(): Promise<void> {
     this.stopped = true;
+    // Both, or a restart (a rebuild) would believe a commit still armed and never commit again.
     if (this.commitTimer) clearTimeout(this.commitTimer);
     this.commitTimer = null;
-    // No timer is due any more: left at the canceled timer's time, every later commitSoon() would
-    // find "a timer already due sooner" and schedule none, and a restarted (rebuilt) projection
-    // nobody waits for would keep its writes uncommitted for good.
     this.commitAt = Number.POSITIVE_INFINITY;
     for (const running of this.running.values()) {
       if (running.retryTimer) clearTimeout(running.retryTimer);
@@ -165,10 +171,20 @@ export class ProjectionRunner {
       await this.store.reset(projection.name, projection.collections);
     const head = await this.events.headPosition();
     this.rebuilding = onProgress ? { head, applied: 0, onProgress } : null;
+    // A replay that stops moving says which read models hold it back, instead of waiting in silence.
+    const watch = setInterval(() => {
+      const behind = [...this.running.values()]
+        .filter((r) => r.reached < head)
+        .map((r) => `${r.projection.name} at ${r.reached}${r.subscription ? '' : ' (not subscribed)'}`);
+      if (behind.length > 0)
+        (this.options.log ?? console.error)(`rebuild to position ${head} still waits for ${behind.join(', ')}`);
+    }, REBUILD_STALL_REPORT_MS);
+    watch.unref?.();
     try {
       await this.start();
       await this.waitFor(head, null, 24 * 60 * 60 * 1000);
     } finally {
+      clearInterval(watch);
       this.rebuilding = null;
     }
     if (!wasRunning) await this.stop();
@@ -249,6 +265,8 @@ export class ProjectionRunner {
     running.caughtUpTo = null;
     running.documents.clear();
     projection.onResume?.();
+    // Resumed from the store: its collections are what another process may have made them.
+    if (projection.collections.length > 0) this.options.onChanged?.(projection.collections);
     running.subscription = this.events.subscribe({
       after: checkpoint,
       filter: projection.filter,
@@ -346,6 +364,7 @@ export class ProjectionRunner {
       if (!(await this.store.commit(name, writes, to, running.committed))) throw new CheckpointMoved(name);
       running.committed = to;
       running.documents.committed(writes);
+      if (writes.length > 0 && this.options.onChanged) this.options.onChanged(collectionsOf(writes));
       this.advance(running, caughtUpTo !== null && caughtUpTo > to ? caughtUpTo : to);
     })().finally(() => {
       running.committing = null;
@@ -377,6 +396,12 @@ export class ProjectionRunner {
       moved ? 0 : (this.options.retryDelayMs ?? 1000),
     );
   }
+}
+
+function collectionsOf(writes: readonly DocumentWrite[]): Set<string> {
+  const collections = new Set<string>();
+  for (const write of writes) collections.add(write.collection);
+  return collections;
 }
 
 /** A batch lost the compare-and-set on its checkpoint: not a failure, just resume from the store. */

@@ -5,6 +5,7 @@ import { READ_STORE, ReadStore } from '../read-store/read-store.port';
 import { THREAD_BRIDGE, ThreadBridge } from '../threads/thread-bridge';
 import type { Projection } from './projection';
 import { ProjectionRunner, type RebuildProgress } from './projection-runner';
+import { ReadModelChanges } from './read-model-changes';
 
 interface WaitRequest {
   readonly position: bigint;
@@ -29,6 +30,7 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
     @Inject(READ_STORE) private readonly store: ReadStore,
     @Inject(APP_CONFIG) private readonly config: AppConfig,
     @Inject(THREAD_BRIDGE) private readonly bridge: ThreadBridge,
+    private readonly changes: ReadModelChanges,
   ) {}
 
   register(...projections: Projection[]): void {
@@ -85,6 +87,7 @@ export class ProjectionsService implements OnApplicationBootstrap, OnApplication
       : this.registered.filter((p) => p.kind !== 'process-manager');
     return new ProjectionRunner(this.events, this.store, selected, {
       log: (message, error) => this.logger.error(message, (error as Error)?.stack),
+      onChanged: (collections) => this.changes.changed(collections),
     });
   }
 }

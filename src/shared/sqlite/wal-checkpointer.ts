@@ -5,9 +5,10 @@ import { extname, join } from 'node:path';
  * Checkpoints the embedded stores' WAL files from a thread of their own: the threads that commit
  * then only append to the WAL (their connections have wal_autocheckpoint off), and the copying
  * back into the database files, with its fsync, happens beside them. PASSIVE checkpoints never
- * block a writer or a reader. Once a second: the pages every commit touches (the tail of each
- * table and index) are copied back once per round, so ten rounds a second copied them ten times
- * (twice the checkpointer's CPU at 200 sends/s, for a WAL that stays a few MB either way).
+ * block a writer or a reader. Once a second while the files are written to: the pages every
+ * commit touches (the tail of each table and index) are copied back once per round, so ten rounds
+ * a second copied them ten times (twice the checkpointer's CPU at 200 sends/s, for a WAL that
+ * stays a few MB either way). With nothing written the thread rests on a watch of the WAL files.
  */
 export class WalCheckpointer {
   private readonly exited: Promise<void>;
@@ -37,6 +38,10 @@ export class WalCheckpointer {
 
   /** Runs a last checkpoint and stops the thread. */
   async stop(): Promise<void> {
+    // Held until it has exited: unreferenced, the thread kept nothing alive, and a server whose
+    // last work was this wait simply ended here, mid-shutdown, before the later shutdown hooks
+    // (the stores' close) and the graceful stop's own end had run.
+    this.worker.ref();
     this.worker.postMessage('stop');
     await this.exited;
   }

@@ -16,10 +16,11 @@ export class WalletBalances {
 
   /**
    * The balance as of everything recorded so far: a caller who was just told a send was
-   * accepted, or a checkout succeeded, sees it in `sms_left` on the very next read.
+   * accepted, or a checkout succeeded, sees it in `sms_left` on the very next read. Without
+   * `readYourWrites`, as the read model has it now (a hint, never the authority on credit).
    */
-  async get(walletId: string): Promise<WalletBalanceView | null> {
-    await this.projections.catchUp([walletBalanceProjection.name]);
+  async get(walletId: string, options = { readYourWrites: true }): Promise<WalletBalanceView | null> {
+    if (options.readYourWrites) await this.projections.catchUp([walletBalanceProjection.name]);
     return this.reads.get<WalletBalanceView>(WALLETS, walletId);
   }
 }

@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import { Inject, Injectable } from '@nestjs/common';
 import { CLOCK, Clock } from '../../shared/clock';
 import { notFound } from '../../shared/domain-error';
@@ -31,18 +32,19 @@ export class WalletCareService {
     return this.reads.get<WalletCareView>(WALLET_CARE, walletId);
   }
 
-  setLowBalanceAlert(walletId: string, threshold: number | null): Promise<void> {
+  setLowBalanceAlert(walletId: string, threshold: number | null, actor?: Actor): Promise<void> {
     return this.setting(walletId, (c, whose) =>
-      care.setLowBalanceAlert(c, { ...whose, threshold, now: this.clock.now() }),
+      care.setLowBalanceAlert(c, { ...whose, threshold, actor, now: this.clock.now() }),
     );
   }
 
   setAutoTopUp(
     walletId: string,
     settings: { enabled: boolean; threshold: number; packageId: string },
+    actor?: Actor,
   ): Promise<void> {
     return this.setting(walletId, (c, whose) =>
-      care.setAutoTopUp(c, { ...whose, ...settings, now: this.clock.now() }),
+      care.setAutoTopUp(c, { ...whose, ...settings, actor, now: this.clock.now() }),
     );
   }
 

@@ -8,6 +8,7 @@ import { THREAD_BRIDGE, ThreadBridge } from '../../shared/threads/thread-bridge'
 import * as wallet from '../domain/wallet.decider';
 import { CreditSource, Environment, WalletEvent, walletStream } from '../domain/wallet.events';
 import {
+  Alongside,
   WalletCommandExecutor,
   WalletCommandQueue,
   WalletQueueDepth,
@@ -68,11 +69,11 @@ export class WalletService {
   }
 
   /**
-   * Reserves the message's credits. `message` is the message stream's first append: recorded
-   * with the reservation when the reservation is (in one write where the store allows it), never
-   * without it.
+   * Reserves the message's credits. `message` is the message stream's first append (and any
+   * append that belongs with it): recorded with the reservation when the reservation is (in one
+   * write where the store allows it), never without it.
    */
-  reserve(walletId: string, messageId: string, sms: number, message?: StreamAppend): Promise<WalletResult> {
+  reserve(walletId: string, messageId: string, sms: number, message?: Alongside): Promise<WalletResult> {
     return this.executor.execute(
       walletId,
       { type: 'ReserveCredits', messageId, sms, instance: this.instance.id },

@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { Decider } from '../../shared/decider';
 import { DomainError, invalid } from '../../shared/domain-error';
 import { err, ok, type Result } from '../../shared/result';
@@ -120,7 +121,7 @@ const positiveCredits = (value: number | null, param: string, min: number) =>
 /** PUT /v1/wallet/alerts: the threshold (credits, at least 1) or null for no alert. */
 export function setLowBalanceAlert(
   c: WalletCare,
-  cmd: Whose & { threshold: number | null; now: Date },
+  cmd: Whose & { threshold: number | null; actor?: Actor; now: Date },
 ): Decision {
   const refusal = positiveCredits(cmd.threshold, 'low_balance', 1);
   if (refusal) return err(refusal);
@@ -129,7 +130,12 @@ export function setLowBalanceAlert(
   return ok([
     {
       type: 'LowBalanceAlertSet',
-      data: { ...whoseOf(data), threshold: data.threshold, at: now.toISOString() },
+      data: {
+        ...whoseOf(data),
+        threshold: data.threshold,
+        at: now.toISOString(),
+        ...(data.actor ? { actor: data.actor } : {}),
+      },
     },
   ]);
 }
@@ -140,7 +146,7 @@ export function setLowBalanceAlert(
  */
 export function setAutoTopUp(
   c: WalletCare,
-  cmd: Whose & { enabled: boolean; threshold: number; packageId: string; now: Date },
+  cmd: Whose & { enabled: boolean; threshold: number; packageId: string; actor?: Actor; now: Date },
 ): Decision {
   const refusal = positiveCredits(cmd.threshold, 'threshold', 0);
   if (refusal) return err(refusal);
@@ -162,6 +168,7 @@ export function setAutoTopUp(
         threshold: cmd.threshold,
         packageId: cmd.packageId,
         at: cmd.now.toISOString(),
+        ...(cmd.actor ? { actor: cmd.actor } : {}),
       },
     },
   ]);

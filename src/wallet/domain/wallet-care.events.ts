@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { DomainEvent } from '../../shared/decider';
 import type { Environment } from './wallet.events';
 
@@ -18,7 +19,7 @@ interface Whose {
 
 export type LowBalanceAlertSet = DomainEvent<
   'LowBalanceAlertSet',
-  Whose & { threshold: number | null; at: string }
+  Whose & { threshold: number | null; at: string; actor?: Actor }
 >;
 /** sms_left fell to or below the threshold: one webhook event, one mail, the console's banner. */
 export type LowBalanceAlerted = DomainEvent<
@@ -33,7 +34,7 @@ export type LowBalanceAlertRearmed = DomainEvent<
 
 export type AutoTopUpSet = DomainEvent<
   'AutoTopUpSet',
-  Whose & { enabled: boolean; threshold: number; packageId: string; at: string }
+  Whose & { enabled: boolean; threshold: number; packageId: string; at: string; actor?: Actor }
 >;
 /** sms_left fell to or below the threshold with auto top-up on: billing charges the saved card. */
 export type AutoTopUpTriggered = DomainEvent<

@@ -1,7 +1,8 @@
 import { Body, Controller, Get, Header, HttpCode, Put, Query, UseGuards } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import { ApiKeyGuard, CurrentActor, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import type { Actor } from '../../shared/actor';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
 import { SetLowBalanceAlert } from '../application/commands/set-low-balance-alert.command';
 import { WalletAlerts } from '../application/queries/wallet-alerts.query';
@@ -62,7 +63,11 @@ export class WalletCareHttpController {
   })
   @ApiOkResponse({ type: WalletAlertsResponse })
   @ApiErrors({ 400: ['invalid_threshold'] }, { body: true })
-  setAlerts(@CurrentPrincipal() principal: Principal, @Body() body: WalletAlertsDto) {
-    return this.commands.execute(new SetLowBalanceAlert(principal.walletId, body.low_balance));
+  setAlerts(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: WalletAlertsDto,
+  ) {
+    return this.commands.execute(new SetLowBalanceAlert(principal.walletId, body.low_balance, actor));
   }
 }

@@ -4,7 +4,8 @@ import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
 import { WebhookDeliveryResult, WebhookMetrics } from '../../shared/metrics/webhook.metrics';
 import { InstanceIdentity } from '../../shared/instances/instance-identity';
-import { PollingLoop } from '../../shared/polling-loop';
+import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { backoffMs, windowExpired } from '../../shared/retry-policy';
@@ -20,6 +21,7 @@ import {
   WebhookDeliveryDoc,
   WebhookEndpointHealthDoc,
   WebhookQueueDoc,
+  WEBHOOK_QUEUES,
 } from '../projections/webhook-outbox.projection';
 import { WEBHOOK_OPTIONS, WebhookOptions } from '../webhooks.options';
 import { activeQueuesByWallet } from './active-queues';
@@ -72,13 +74,17 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     @Inject(CLOCK) private readonly clock: Clock,
     private readonly metrics: WebhookMetrics,
     instance: InstanceIdentity,
+    changes: ReadModelChanges,
   ) {
     // A claim outlives the longest attempt (the receiver's timeout) with room to record its outcome.
     this.claims = new WebhookDeliveryClaims(events, instance.id, options.timeoutMs * 2 + 5_000);
+    // Rests while nothing is pending or every pending delivery waits for its retry time; a new
+    // delivery (or an outcome) wakes it through the outbox read model.
     this.loop = new PollingLoop(
       options.pollMs,
       () => this.tick(),
       (error) => this.logger.warn(`webhook outbox tick failed: ${error.message}`),
+      { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([WEBHOOK_QUEUES, WEBHOOK_DELIVERIES], wake) },
     );
   }
 
@@ -100,11 +106,13 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
    * each wallet has at most its share in flight, the wallets with work take turns (one delivery
    * each per round, the first turn moving on every tick), and within a wallet so do its
    * endpoints. Endpoints that never answer therefore hold their own wallet's share at most.
-   * Exposed for tests.
+   * Answers when the next pending delivery's retry falls due (null: nothing pending), or nothing
+   * while deliveries are in flight or waiting for a slot. Exposed for tests.
    */
-  async tick(): Promise<void> {
+  async tick(): Promise<NextDue> {
     const now = this.clock.now();
     const byWallet = await activeQueuesByWallet(this.reads);
+    const later = { at: Number.POSITIVE_INFINITY, blocked: false };
     const busyEndpoint = new Map<string, number>();
     const busyWallet = new Map<string, number>();
     for (const f of this.inFlight.values()) {
@@ -120,14 +128,16 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
       if (this.stopped || offered >= free) break;
       const room = this.options.perWalletConcurrency - (busyWallet.get(walletId) ?? 0);
       if (room <= 0) continue;
-      const work = await this.readyWork(byWallet.get(walletId)!, busyEndpoint, now, room);
+      const work = await this.readyWork(byWallet.get(walletId)!, busyEndpoint, now, room, later);
       perWallet.push(work);
       offered += work.length;
     }
-    if (this.stopped) return;
+    if (this.stopped) return undefined;
     for (const work of roundRobin(perWallet, this.options.totalConcurrency - this.inFlight.size)) {
       if (!this.inFlight.has(work.delivery.id)) this.start(work.delivery, work.walletId, work.run);
     }
+    if (this.inFlight.size > 0 || offered > 0 || later.blocked) return undefined;
+    return later.at === Number.POSITIVE_INFINITY ? null : later.at;
   }
 
   /** What one wallet's endpoints may start now, at most `room`, its endpoints taking turns. */
@@ -136,11 +146,16 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
     busyEndpoint: ReadonlyMap<string, number>,
     now: Date,
     room: number,
+    /** What is left for later: the soonest retry time, and whether any waits for a slot instead. */
+    later: { at: number; blocked: boolean },
   ): Promise<Work[]> {
     const perEndpoint: Work[][] = [];
     for (const queue of queues) {
       let busy = busyEndpoint.get(queue.endpointId) ?? 0;
-      if (busy >= this.options.perEndpointConcurrency) continue;
+      if (busy >= this.options.perEndpointConcurrency) {
+        later.blocked = true;
+        continue;
+      }
       const pending = await this.reads.list<WebhookDeliveryDoc>(WEBHOOK_DELIVERIES, {
         partition: queue.endpointId,
         order: 'asc',
@@ -161,8 +176,15 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
           work.push({ delivery, walletId: delivery.walletId, run: () => this.abandon(delivery, reason) });
           continue;
         }
-        if (Date.parse(delivery.nextAttemptAt) > now.getTime()) continue;
-        if (busy >= this.options.perEndpointConcurrency) break;
+        const nextAttemptAt = Date.parse(delivery.nextAttemptAt);
+        if (nextAttemptAt > now.getTime()) {
+          later.at = Math.min(later.at, nextAttemptAt);
+          continue;
+        }
+        if (busy >= this.options.perEndpointConcurrency) {
+          later.blocked = true;
+          break;
+        }
         busy++;
         work.push({ delivery, walletId: endpoint.walletId, run: () => this.deliver(delivery, endpoint) });
       }

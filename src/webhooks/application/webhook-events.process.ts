@@ -17,6 +17,9 @@ import {
   toApiMessage,
 } from '../../messaging/projections/messages.projection';
 import { fold } from '../../shared/decider';
+import { isVerification, verificationDecider } from '../../verify/domain/verification.decider';
+import { VERIFICATION_STREAM_PREFIX, type VerificationEvent } from '../../verify/domain/verification.events';
+import { toApiVerification } from '../../verify/domain/verification-object';
 import { LowBalanceAlerted, WALLET_CARE_STREAM_PREFIX } from '../../wallet/domain/wallet-care.events';
 import { base62 } from '../../shared/ids';
 import { RecentlyUsed } from '../../shared/recently-used';
@@ -40,6 +43,13 @@ const PM_ENDPOINTS = 'webhook-pm-endpoints';
 interface PmWallet {
   readonly endpoints: readonly { readonly id: string; readonly events: readonly WebhookEventType[] }[];
 }
+
+/** A verification's final facts that merchants hear of (a cancel is their own doing). */
+const VERIFICATION_TYPES: Record<string, WebhookEventType> = {
+  VerificationApproved: 'verification.approved',
+  VerificationFailed: 'verification.failed',
+  VerificationExpired: 'verification.expired',
+};
 
 const MESSAGE_TYPES: Record<string, WebhookEventType> = {
   MessageScheduled: 'message.scheduled',
@@ -72,7 +82,8 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
   const checkouts = checkoutsProjection(publicUrl);
   const histories = new SourceHistories(events, 5_000);
   const log = new WebhookEventLog(events, 10_000);
-  const wallets = new MessageWallets(events, 100_000);
+  const wallets = new StreamWallets(events, 100_000, isAcceptedEventType);
+  const verificationWallets = new StreamWallets(events, 20_000, (type) => type === 'VerificationStarted');
   /** Whether a wallet has enabled endpoints, as this process last applied it (PM_WALLETS). */
   const withEndpoints = new RecentlyUsed<string, boolean>(100_000);
   const hasEndpoints = async (walletId: string, view: ProjectionView) => {
@@ -92,6 +103,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         CHECKOUT_STREAM_PREFIX,
         INBOUND_STREAM_PREFIX,
         WALLET_CARE_STREAM_PREFIX,
+        VERIFICATION_STREAM_PREFIX,
         WEBHOOK_ENDPOINT_STREAM_PREFIX,
       ],
       eventTypes: [
@@ -100,6 +112,8 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         'CheckoutSucceeded',
         'InboundMessageReceived',
         'LowBalanceAlerted',
+        'VerificationStarted',
+        ...Object.keys(VERIFICATION_TYPES),
         'WebhookEndpointCreated',
         'WebhookEndpointDeleted',
         'WebhookEndpointDisabled',
@@ -119,6 +133,12 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
         const walletId = await wallets.of(recorded);
         if (!walletId || !(await hasEndpoints(walletId, view))) return;
       }
+      if (recorded.streamId.startsWith(VERIFICATION_STREAM_PREFIX)) {
+        // The same for verifications: their start names the wallet, their end is an event.
+        const walletId = await verificationWallets.of(recorded);
+        if (recorded.type === 'VerificationStarted' || !walletId || !(await hasEndpoints(walletId, view)))
+          return;
+      }
       if (recorded.streamId.startsWith(INBOUND_STREAM_PREFIX) || recorded.type === 'LowBalanceAlerted') {
         // An inbound message, a low balance: one fact each, no history to fold.
         const built =
@@ -131,7 +151,9 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
       if (history.length === 0 || history[history.length - 1].revision !== recorded.revision) return;
       const built = recorded.streamId.startsWith(CHECKOUT_STREAM_PREFIX)
         ? await checkoutEvent(history, recorded)
-        : await messageEvent(history, recorded);
+        : recorded.streamId.startsWith(VERIFICATION_STREAM_PREFIX)
+          ? verificationEvent(history, recorded)
+          : await messageEvent(history, recorded);
       if (!built || !(await hasEndpoints(built.walletId, view))) return;
       await record(built);
 
@@ -203,6 +225,22 @@ function balanceLowEvent(recorded: RecordedEvent): BuiltEvent {
   };
 }
 
+/**
+ * `verification.approved`, `.failed`, `.expired`: the verification object as it read when the
+ * fact was recorded (never a code: the object has none). A verification's states: pending (1),
+ * then its end (2).
+ */
+function verificationEvent(history: readonly RecordedEvent[], recorded: RecordedEvent): BuiltEvent | null {
+  const type = VERIFICATION_TYPES[recorded.type];
+  const state = fold(verificationDecider, history as unknown as VerificationEvent[]);
+  if (!type || !isVerification(state)) return null;
+  return {
+    walletId: state.walletId,
+    subject: state.verificationId,
+    event: eventObject(recorded, type, 2, toApiVerification(state, recorded.recordedAt)),
+  };
+}
+
 async function messageEvent(history: readonly RecordedEvent[], recorded: RecordedEvent) {
   const type = MESSAGE_TYPES[recorded.type];
   if (!type) return null;
@@ -267,21 +305,23 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
 }
 
 /**
- * Each message's wallet, noted from its MessageQueued (or MessageScheduled) as it goes by; read from the stream's first
- * event for a message this process has not seen (after a restart, or pushed out by newer ones).
+ * Each stream's wallet, noted from the stream's first event as it goes by (a message's
+ * MessageQueued or MessageScheduled, a verification's VerificationStarted); read from that first
+ * event for a stream this process has not seen (after a restart, or pushed out by newer ones).
  */
-class MessageWallets {
+class StreamWallets {
   private readonly known: RecentlyUsed<string, string | null>;
 
   constructor(
     private readonly events: EventStore,
     capacity: number,
+    private readonly isFirst: (type: string) => boolean,
   ) {
     this.known = new RecentlyUsed(capacity);
   }
 
   async of(recorded: RecordedEvent): Promise<string | null> {
-    if (isAcceptedEventType(recorded.type)) {
+    if (this.isFirst(recorded.type)) {
       const walletId = (recorded.data as { walletId?: string }).walletId || null;
       this.known.set(recorded.streamId, walletId);
       return walletId;
@@ -289,9 +329,7 @@ class MessageWallets {
     if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
     const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
     const walletId =
-      first && isAcceptedEventType(first.type)
-        ? (first.data as { walletId?: string }).walletId || null
-        : null;
+      first && this.isFirst(first.type) ? (first.data as { walletId?: string }).walletId || null : null;
     this.known.set(recorded.streamId, walletId);
     return walletId;
   }

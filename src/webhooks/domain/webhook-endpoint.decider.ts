@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { Decider } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
@@ -33,10 +34,18 @@ export function create(state: WebhookEndpointState, cmd: WebhookEndpointCreated[
 }
 
 /** Deleting is for the owner only: another wallet's endpoint is answered as unknown. */
-export function remove(state: WebhookEndpointState, cmd: { walletId: string; now: Date }): Decision {
+export function remove(
+  state: WebhookEndpointState,
+  cmd: { walletId: string; actor?: Actor; now: Date },
+): Decision {
   if (state.status === 'none' || state.status === 'deleted' || state.walletId !== cmd.walletId)
     return err(missing());
-  return ok([{ type: 'WebhookEndpointDeleted', data: { deletedAt: cmd.now.toISOString() } }]);
+  return ok([
+    {
+      type: 'WebhookEndpointDeleted',
+      data: { deletedAt: cmd.now.toISOString(), ...(cmd.actor ? { actor: cmd.actor } : {}) },
+    },
+  ]);
 }
 
 /** Idempotent: only an enabled endpoint records the fact. */

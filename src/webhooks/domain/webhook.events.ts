@@ -1,3 +1,4 @@
+import type { Actor } from '../../shared/actor';
 import type { DomainEvent } from '../../shared/decider';
 
 /** The event types a webhook endpoint can subscribe to (API.md, Webhooks). */
@@ -11,6 +12,9 @@ export const WEBHOOK_EVENT_TYPES = [
   'message.received',
   'checkout.succeeded',
   'wallet.balance_low',
+  'verification.approved',
+  'verification.failed',
+  'verification.expired',
 ] as const;
 export type WebhookEventType = (typeof WEBHOOK_EVENT_TYPES)[number];
 
@@ -35,10 +39,15 @@ export type WebhookEndpointCreated = DomainEvent<
     url: string;
     events: WebhookEventType[];
     secret: string;
+    /** Who created it (absent on endpoints from before actors were recorded). */
+    actor?: Actor;
     createdAt: string;
   }
 >;
-export type WebhookEndpointDeleted = DomainEvent<'WebhookEndpointDeleted', { deletedAt: string }>;
+export type WebhookEndpointDeleted = DomainEvent<
+  'WebhookEndpointDeleted',
+  { deletedAt: string; actor?: Actor }
+>;
 /** Failing continuously for the retry window: nothing more is delivered to it. */
 export type WebhookEndpointDisabled = DomainEvent<
   'WebhookEndpointDisabled',
@@ -85,8 +94,8 @@ export interface WebhookEventObject {
   readonly type: WebhookEventType;
   readonly created_at: string;
   /**
-   * Counts the states of the one message (QUEUED = 1) or checkout (pending = 1); an inbound
-   * message and a low-balance alert have one (1).
+   * Counts the states of the one message (QUEUED = 1), checkout or verification (pending = 1); an
+   * inbound message and a low-balance alert have one (1).
    */
   readonly sequence: number;
   readonly data: Record<string, unknown>;

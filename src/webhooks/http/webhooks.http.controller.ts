@@ -12,7 +12,8 @@ import {
 } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBearerAuth, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { ApiKeyGuard, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import { ApiKeyGuard, CurrentActor, CurrentPrincipal, Principal } from '../../accounts/http/api-key.guard';
+import type { Actor } from '../../shared/actor';
 import { ApiErrors } from '../../shared/http/api-errors.decorator';
 import { CreateWebhookEndpoint } from '../application/commands/create-webhook-endpoint.command';
 import { DeleteWebhookEndpoint } from '../application/commands/delete-webhook-endpoint.command';
@@ -49,8 +50,12 @@ export class WebhookEndpointsHttpController {
   })
   @ApiOkResponse({ type: CreatedWebhookEndpointResponse })
   @ApiErrors({ 400: ['invalid_url', 'invalid_event_type', 'too_many_endpoints'] }, { body: true })
-  create(@CurrentPrincipal() principal: Principal, @Body() body: CreateWebhookEndpointDto) {
-    return this.commands.execute(new CreateWebhookEndpoint(principal, body.url, body.events));
+  create(
+    @CurrentPrincipal() principal: Principal,
+    @CurrentActor() actor: Actor,
+    @Body() body: CreateWebhookEndpointDto,
+  ) {
+    return this.commands.execute(new CreateWebhookEndpoint(principal, body.url, body.events, actor));
   }
 
   @Get()
@@ -73,8 +78,8 @@ export class WebhookEndpointsHttpController {
   @ApiOperation({ summary: 'Remove a webhook endpoint: nothing more is delivered to it' })
   @ApiOkResponse({ type: DeletedWebhookEndpointResponse })
   @ApiErrors({ 404: ['resource_missing'] })
-  remove(@CurrentPrincipal() principal: Principal, @Param('id') id: string) {
-    return this.commands.execute(new DeleteWebhookEndpoint(principal.walletId, id));
+  remove(@CurrentPrincipal() principal: Principal, @CurrentActor() actor: Actor, @Param('id') id: string) {
+    return this.commands.execute(new DeleteWebhookEndpoint(principal.walletId, id, actor));
   }
 }
 

@@ -1,5 +1,6 @@
 import { Command } from '@nestjs/cqrs';
-import type { Environment } from '../../domain/account.events';
+import { OPERATOR, type Actor } from '../../../shared/actor';
+import type { Environment, KeyScope } from '../../domain/account.events';
 
 export interface MintedKey {
   readonly id: string;
@@ -9,7 +10,17 @@ export interface MintedKey {
   readonly name: string;
   readonly environment: Environment;
   readonly suffix: string;
+  readonly scope: KeyScope;
+  readonly allowed_ips: readonly string[];
   readonly created_at: string;
+}
+
+/** What a key may do and from where (API.md, "Teams"); by default everything, from anywhere. */
+export interface KeyRestrictionsInput {
+  /** `full`, `send` or `read`; absent: `full`. */
+  readonly scope?: unknown;
+  /** IPs and CIDRs, as a list or one comma- or space-separated string; absent or empty: anywhere. */
+  readonly allowedIps?: unknown;
 }
 
 /** Mint an API key for one of the account's environments (console, `keys:mint`). */
@@ -18,6 +29,8 @@ export class MintApiKey extends Command<MintedKey> {
     readonly accountId: string,
     readonly environment: Environment,
     readonly name: string,
+    readonly restrictions: KeyRestrictionsInput = {},
+    readonly actor: Actor = OPERATOR,
   ) {
     super();
   }

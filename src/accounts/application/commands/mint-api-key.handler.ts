@@ -7,7 +7,9 @@ import { newId } from '../../../shared/ids';
 import { ProjectionsService } from '../../../shared/projections/projections.service';
 import * as account from '../../domain/account.decider';
 import { accountStream } from '../../domain/account.events';
+import { normaliseAllowedIps } from '../../domain/allowed-ips';
 import { generateApiKey } from '../../domain/api-key';
+import { isKeyScope, KEY_SCOPES } from '../../domain/key-scopes';
 import { MintApiKey, MintedKey } from './mint-api-key.command';
 
 export const MAX_KEY_NAME_LENGTH = 64;
@@ -20,11 +22,16 @@ export class MintApiKeyHandler implements ICommandHandler<MintApiKey, MintedKey>
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ accountId, environment, name }: MintApiKey): Promise<MintedKey> {
+  async execute({ accountId, environment, name, restrictions, actor }: MintApiKey): Promise<MintedKey> {
     const keyName = (name ?? '').trim() || `${environment === 'TEST' ? 'Test' : 'Live'} key`;
     if (keyName.length > MAX_KEY_NAME_LENGTH) {
       throw invalid('invalid_name', `name must be at most ${MAX_KEY_NAME_LENGTH} characters`, 'name');
     }
+    const scope = restrictions.scope ?? 'full';
+    if (!isKeyScope(scope))
+      throw invalid('invalid_scope', `scope must be one of ${KEY_SCOPES.join(', ')}`, 'scope');
+    const allowedIps = normaliseAllowedIps(restrictions.allowedIps);
+    if (!allowedIps.ok) throw allowedIps.error;
     const generated = generateApiKey(environment);
     const keyId = newId('key');
     const now = this.clock.now();
@@ -35,6 +42,9 @@ export class MintApiKeyHandler implements ICommandHandler<MintApiKey, MintedKey>
         environment,
         keyHash: generated.hash,
         suffix: generated.suffix,
+        scope,
+        allowedIps: allowedIps.value,
+        actor,
         now,
       }),
     );
@@ -48,6 +58,8 @@ export class MintApiKeyHandler implements ICommandHandler<MintApiKey, MintedKey>
       name: keyName,
       environment,
       suffix: generated.suffix,
+      scope,
+      allowed_ips: allowedIps.value,
       created_at: now.toISOString(),
     };
   }

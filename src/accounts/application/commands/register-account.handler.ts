@@ -7,14 +7,14 @@ import { ConcurrencyError, EVENT_STORE, EventStore } from '../../../shared/event
 import { newId } from '../../../shared/ids';
 import { ProjectionsService } from '../../../shared/projections/projections.service';
 import { emailStream, Registration } from '../../domain/account.events';
+import { isEmailAddress } from '../../domain/email';
 import { hashPassword, passwordRefusal } from '../../domain/password';
 import type { AccountView } from '../../projections/accounts.projection';
 import { AccountProvisioning } from '../account-provisioning.service';
 import { AccountReader, normaliseEmail } from '../account-reader';
 import { RegisterAccount } from './register-account.command';
 
-const EMAIL_SHAPE = /^[^\s@]{1,64}@[^\s@]{1,253}\.[^\s@]{2,}$/;
-const emailHash = (email: string) => createHash('sha256').update(normaliseEmail(email)).digest('hex');
+export const emailHash = (email: string) => createHash('sha256').update(normaliseEmail(email)).digest('hex');
 
 /** Claims the email (an append at no_stream: exactly one sign-up wins), then provisions the account. */
 @CommandHandler(RegisterAccount)
@@ -28,7 +28,7 @@ export class RegisterAccountHandler implements ICommandHandler<RegisterAccount, 
   ) {}
 
   async execute({ email, password }: RegisterAccount): Promise<AccountView> {
-    if (typeof email !== 'string' || !EMAIL_SHAPE.test(email.trim())) {
+    if (!isEmailAddress(email)) {
       throw invalid('invalid_email', 'email must be an email address', 'email');
     }
     const refusal = passwordRefusal(password);

@@ -7,15 +7,16 @@ import { randomToken } from '../../../shared/ids';
 import { SECRET_BOX, SecretBox } from '../../../shared/secret-box';
 import { passwordResetsDecider, requestReset } from '../../domain/password-reset.decider';
 import { passwordResetsStream } from '../../domain/password-reset.events';
-import { AccountReader } from '../account-reader';
+import { loginIdOf } from '../../projections/accounts.projection';
+import { AccountReader, normaliseEmail } from '../account-reader';
 import { RequestPasswordReset } from './request-password-reset.command';
 
 export const tokenHash = (token: string) => createHash('sha256').update(token, 'utf8').digest('hex');
 
 /**
  * Records the request (the mail follows from it, through the outbox): the token's hash to check
- * the link against, and the token sealed for the mail. The token is `<account id>.<secret>`, so
- * a used link finds its account without an index.
+ * the link against, and the token sealed for the mail. The token is `<login id>.<secret>`, so
+ * a used link finds its login without an index.
  */
 @CommandHandler(RequestPasswordReset)
 export class RequestPasswordResetHandler implements ICommandHandler<RequestPasswordReset, void> {
@@ -28,27 +29,26 @@ export class RequestPasswordResetHandler implements ICommandHandler<RequestPassw
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ email }: RequestPasswordReset): Promise<void> {
-    const owner = typeof email === 'string' ? await this.accounts.byEmail(email) : null;
-    if (!owner) return;
-    const account = await this.accounts.byId(owner.accountId);
-    if (!account) return;
-    const token = `${account.id}.${randomToken(43)}`;
-    const recorded = await this.aggregates.handle(
-      passwordResetsStream(account.id),
-      passwordResetsDecider,
-      (s) =>
-        requestReset(s, {
-          resetId: randomToken(16),
-          accountId: account.id,
-          email: account.email,
-          tokenHash: tokenHash(token),
-          sealedToken: this.secrets.seal(token),
-          now: this.clock.now(),
-        }),
+  async execute({ email, ip }: RequestPasswordReset): Promise<void> {
+    const login = typeof email === 'string' ? await this.accounts.byEmail(email) : null;
+    if (!login) return;
+    const loginId = loginIdOf(login);
+    const token = `${loginId}.${randomToken(43)}`;
+    const recorded = await this.aggregates.handle(passwordResetsStream(loginId), passwordResetsDecider, (s) =>
+      requestReset(s, {
+        resetId: randomToken(16),
+        accountId: login.accountId,
+        loginId,
+        // The login's own e-mail: the account's (its owner's) may be someone else's since a hand-over.
+        email: normaliseEmail(email),
+        ip,
+        tokenHash: tokenHash(token),
+        sealedToken: this.secrets.seal(token),
+        now: this.clock.now(),
+      }),
     );
     if (recorded.ok && recorded.value.events.length === 0) {
-      this.logger.warn(`password reset for ${account.id} not sent: the account asked too often this hour`);
+      this.logger.warn(`password reset for ${loginId} not sent: the login asked too often this hour`);
     }
   }
 }

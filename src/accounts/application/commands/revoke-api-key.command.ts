@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import { OPERATOR, type Actor } from '../../../shared/actor';
 
 export interface RevokedKey {
   readonly id: string;
@@ -14,6 +15,7 @@ export class RevokeApiKey extends Command<RevokedKey> {
   constructor(
     readonly keyId: string,
     readonly accountId: string | null,
+    readonly actor: Actor = OPERATOR,
   ) {
     super();
   }

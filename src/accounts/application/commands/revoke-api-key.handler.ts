@@ -21,13 +21,13 @@ export class RevokeApiKeyHandler implements ICommandHandler<RevokeApiKey, Revoke
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ keyId, accountId }: RevokeApiKey): Promise<RevokedKey> {
+  async execute({ keyId, accountId, actor }: RevokeApiKey): Promise<RevokedKey> {
     const listing = isIdOf('key', keyId) ? await this.accounts.key(keyId) : null;
     if (!listing || (accountId !== null && listing.accountId !== accountId)) throw notFound('API key', 'id');
     const result = await this.aggregates.handle(
       accountStream(listing.accountId),
       account.accountDecider,
-      (a) => account.revokeKey(a, { keyId, now: this.clock.now() }),
+      (a) => account.revokeKey(a, { keyId, actor, now: this.clock.now() }),
     );
     if (!result.ok) throw result.error;
     // A revoked key must stop working on the very next request.

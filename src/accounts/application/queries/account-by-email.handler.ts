@@ -8,7 +8,6 @@ export class AccountByEmailHandler implements IQueryHandler<AccountByEmail, Acco
   constructor(private readonly accounts: AccountReader) {}
 
   async execute({ email }: AccountByEmail): Promise<AccountView | null> {
-    const owner = await this.accounts.byEmail(email);
-    return owner && this.accounts.byId(owner.accountId);
+    return this.accounts.registeredBy(email);
   }
 }

@@ -8,13 +8,16 @@ export class ApiKeysHandler implements IQueryHandler<ApiKeys, ApiKeySummary[]> {
 
   async execute({ accountId, limit }: ApiKeys): Promise<ApiKeySummary[]> {
     const keys = await this.accounts.keys(accountId, limit);
-    return keys.map(({ id, name, environment, suffix, created_at, revoked_at }) => ({
-      id,
-      name,
-      environment,
-      suffix,
-      created_at,
-      revoked_at,
+    return keys.map((k) => ({
+      id: k.id,
+      name: k.name,
+      environment: k.environment,
+      suffix: k.suffix,
+      scope: k.scope ?? 'full',
+      allowed_ips: k.allowed_ips ?? [],
+      created_at: k.created_at,
+      revoked_at: k.revoked_at,
+      last_used_at: k.last_used_at ?? null,
     }));
   }
 }

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { Actor } from '../../../shared/actor';
 import type { AutoTopUpView } from '../queries/auto-top-up-settings.query';
 
 /** PUT /v1/wallet/auto_topup: a threshold or package left out keeps the one set before. */
@@ -10,6 +11,7 @@ export class SetAutoTopUp extends Command<AutoTopUpView> {
       readonly threshold?: number;
       readonly packageId?: string;
     },
+    readonly actor?: Actor,
   ) {
     super();
   }

@@ -18,7 +18,7 @@ export class SetAutoTopUpHandler implements ICommandHandler<SetAutoTopUp, AutoTo
     @Inject(APP_CONFIG) private readonly config: AppConfig,
   ) {}
 
-  async execute({ walletId, settings }: SetAutoTopUp): Promise<AutoTopUpView> {
+  async execute({ walletId, settings, actor }: SetAutoTopUp): Promise<AutoTopUpView> {
     const before = (await this.care.view(walletId))?.autoTopUp ?? null;
     const threshold = settings.threshold ?? before?.threshold;
     const packageId = settings.packageId ?? before?.packageId;
@@ -47,7 +47,7 @@ export class SetAutoTopUpHandler implements ICommandHandler<SetAutoTopUp, AutoTo
         );
       }
     }
-    await this.care.setAutoTopUp(walletId, { enabled: settings.enabled, threshold, packageId });
+    await this.care.setAutoTopUp(walletId, { enabled: settings.enabled, threshold, packageId }, actor);
     return this.queries.execute(new AutoTopUpSettings(walletId));
   }
 }

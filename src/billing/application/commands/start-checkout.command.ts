@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { Actor } from '../../../shared/actor';
 import type { CheckoutObject } from '../../projections/checkouts.projection';
 
 /** Whose wallet a checkout credits. */
@@ -19,6 +20,7 @@ export class StartCheckout extends Command<CheckoutObject> {
   constructor(
     readonly owner: CheckoutOwner,
     readonly request: CheckoutRequest,
+    readonly actor?: Actor,
   ) {
     super();
   }

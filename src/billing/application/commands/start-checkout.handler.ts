@@ -32,7 +32,7 @@ export class StartCheckoutHandler implements ICommandHandler<StartCheckout, Chec
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ owner, request }: StartCheckout): Promise<CheckoutObject> {
+  async execute({ owner, request, actor }: StartCheckout): Promise<CheckoutObject> {
     const pkg = this.config.packages.find((p) => p.id === request.packageId);
     if (!pkg) {
       throw invalid(
@@ -68,6 +68,7 @@ export class StartCheckoutHandler implements ICommandHandler<StartCheckout, Chec
         reference: checkoutId,
         ttlMs: this.config.checkoutTtlMs,
         now: this.clock.now(),
+        ...(actor ? { actor } : {}),
       }),
     );
     if (!result.ok) throw result.error;

@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { Actor } from '../../../shared/actor';
 import type { ApiSenderId } from '../../projections/compliance.projection';
 
 /** A merchant asks the carriers, through the operator, to register a sender ID for its account. */
@@ -7,6 +8,7 @@ export class RequestSenderId extends Command<ApiSenderId> {
     readonly accountId: string,
     readonly senderId: unknown,
     readonly sampleMessage: unknown,
+    readonly actor?: Actor,
   ) {
     super();
   }

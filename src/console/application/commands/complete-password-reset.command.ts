@@ -1,6 +1,6 @@
 import { Command } from '@nestjs/cqrs';
 
-/** The reset page's form: the link's token and the new password; every session of the account ends. */
+/** The reset page's form: the link's token and the new password; every session of the login ends, in every account. */
 export class CompletePasswordReset extends Command<void> {
   constructor(
     readonly token: string,

@@ -11,7 +11,7 @@ export class CompletePasswordResetHandler implements ICommandHandler<CompletePas
   ) {}
 
   async execute({ token, password }: CompletePasswordReset): Promise<void> {
-    const { accountId } = await this.commands.execute(new ResetPassword(token, password));
-    await this.sessions.endAllOf(accountId);
+    const { loginId } = await this.commands.execute(new ResetPassword(token, password));
+    await this.sessions.endAllOf(loginId, 'password_reset');
   }
 }

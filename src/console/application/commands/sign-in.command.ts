@@ -4,6 +4,8 @@ import type { ConsoleSession } from '../console-sessions.service';
 export type SignInOutcome =
   | { readonly outcome: 'signed_in'; readonly session: ConsoleSession }
   | { readonly outcome: 'refused' }
+  /** The password is right, but the login belongs to no account any more (removed from all). */
+  | { readonly outcome: 'no_account' }
   | { readonly outcome: 'throttled'; readonly retryAfterSeconds: number };
 
 /**

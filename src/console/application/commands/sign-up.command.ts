@@ -7,6 +7,8 @@ export class SignUp extends Command<ConsoleSession> {
     readonly email: string,
     readonly password: string,
     readonly previous: ConsoleSession | null,
+    /** The client's address, recorded with the sign-in. */
+    readonly address: string | null = null,
   ) {
     super();
   }

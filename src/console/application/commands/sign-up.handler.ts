@@ -1,5 +1,6 @@
 import { CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { RegisterAccount } from '../../../accounts/application/commands/register-account.command';
+import { memberIdFor } from '../../../accounts/domain/member-id';
 import { ConsoleSession, ConsoleSessions } from '../console-sessions.service';
 import { SignUp } from './sign-up.command';
 
@@ -11,9 +12,18 @@ export class SignUpHandler implements ICommandHandler<SignUp, ConsoleSession> {
     private readonly sessions: ConsoleSessions,
   ) {}
 
-  async execute({ email, password, previous }: SignUp): Promise<ConsoleSession> {
+  async execute({ email, password, address, previous }: SignUp): Promise<ConsoleSession> {
     const account = await this.commands.execute(new RegisterAccount(email, password));
     if (previous) await this.sessions.end(previous);
-    return this.sessions.start(account.id);
+    // The account's first user is its owner, whose login is the account's own.
+    return this.sessions.start(
+      {
+        accountId: account.id,
+        memberId: memberIdFor(account.id, account.email),
+        loginId: account.id,
+        email: account.email,
+      },
+      address,
+    );
   }
 }

@@ -10,10 +10,18 @@ export class VisitorBySessionHandler implements IQueryHandler<VisitorBySession, 
     private readonly accounts: AccountReader,
   ) {}
 
+  /**
+   * The member's role is read on every request, so a change counts from the next page on; a member
+   * removed from the account has no session in it any more.
+   */
   async execute({ sessionId }: VisitorBySession): Promise<SignedInVisitor | null> {
     const session = await this.sessions.find(sessionId);
-    const account = session ? await this.accounts.byId(session.accountId) : null;
-    // An account has one user today, its owner; members with other roles arrive with teams.
-    return session && account ? { session, account, role: 'owner' } : null;
+    if (!session) return null;
+    const [member, account] = await Promise.all([
+      this.accounts.member(session.memberId),
+      this.accounts.byId(session.accountId),
+    ]);
+    if (!member || member.accountId !== session.accountId || !account) return null;
+    return { session, account, role: member.role };
   }
 }

@@ -10,9 +10,9 @@ export class MessageQuoteHandler implements IQueryHandler<MessageQuote, Quote> {
     private readonly balances: WalletBalances,
   ) {}
 
-  async execute({ sender, input }: MessageQuote): Promise<Quote> {
+  async execute({ sender, input, readYourWrites }: MessageQuote): Promise<Quote> {
     const valid = await this.pipeline.validate(input, sender);
-    const smsLeft = (await this.balances.get(sender.walletId))?.smsLeft ?? 0;
+    const smsLeft = (await this.balances.get(sender.walletId, { readYourWrites }))?.smsLeft ?? 0;
     return {
       object: 'quote',
       to: valid.to,

@@ -21,6 +21,12 @@ export class MessageQuote extends Query<Quote> {
   constructor(
     readonly sender: Extract<SendContext, { mode: 'wallet' }>,
     readonly input: SendInput,
+    /**
+     * True (the API's quote): `sms_left` as of everything recorded so far, waiting for the
+     * balance read model to catch up. False: as the read model has it now, for a caller that
+     * wants the validation and the cost and leaves credit to the send that follows.
+     */
+    readonly readYourWrites = true,
   ) {
     super();
   }

@@ -19,6 +19,7 @@ import {
 import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
+import { OtherWriters } from './other-writers';
 
 /** An event as stored; what a store tells another thread of its commits (CommittedRows). */
 export interface EventRow {
@@ -105,9 +106,23 @@ const SHARED_TAIL_READ = 2048;
 const SHARED_TAIL_MIN_SUBSCRIPTIONS = 3;
 
 export interface SqliteEventStoreOptions extends SqliteOptions {
-  /** How often a live subscription looks for appends made by other processes. */
+  /**
+   * How often the store looks for appends made by other processes while writes are coming, and
+   * always where the file cannot be watched (OtherWriters).
+   */
   readonly pollIntervalMs?: number;
+  /** False: never watch the WAL file, poll every `pollIntervalMs` instead (tests of that path). */
+  readonly watch?: boolean;
+  /** At rest on the watch, the log is still looked at this often (5 s): a net, not the way appends are found. */
+  readonly restPollMs?: number;
+  /** So long without writes and the store rests on the watch (1 s). */
+  readonly restAfterMs?: number;
 }
+
+const REST_POLL_MS = 5_000;
+const REST_AFTER_MS = 1_000;
+/** A write seen by the watch is looked for this much later: the other thread's notice of it comes first. */
+const NOTICE_GRACE_MS = 10;
 
 /**
  * The embedded event store: one SQLite file. An append is one IMMEDIATE transaction that
@@ -117,7 +132,6 @@ export interface SqliteEventStoreOptions extends SqliteOptions {
 export class SqliteEventStore implements EventStore {
   private readonly db: Database.Database;
   private readonly appended = new EventEmitter();
-  private readonly pollIntervalMs: number;
   private readonly subscriptions = new Set<Subscription>();
   private readonly statements;
   // Transaction functions are built once: wrapping a fresh closure per call cost more than the query.
@@ -130,13 +144,35 @@ export class SqliteEventStore implements EventStore {
    * back and parsed again by each. They are shared: subscribers must treat events as read-only.
    */
   private readonly recent = new RecentAppends(RECENT_APPENDS);
+  /** Looks for other writers' appends for every subscription at once, resting on a watch of the file. */
+  private readonly otherWriters: OtherWriters;
+  /**
+   * The newest position this store knows of without looking: its own commits, the other thread's
+   * notices, and what its looks for other writers found. A head beyond it is someone else's append.
+   */
+  private seen = 0n;
+  /**
+   * Counts the times other writers' appends were found: a subscription that was busy meanwhile
+   * (the wake-up found it reading) sees the count moved and reads again before it waits.
+   */
+  private externalFinds = 0;
 
   constructor(file: string, options: SqliteEventStoreOptions = {}) {
     this.db = openSqlite(file, options);
     this.db.exec(SCHEMA);
     this.db.defaultSafeIntegers(true);
-    this.pollIntervalMs = options.pollIntervalMs ?? 100;
     this.appended.setMaxListeners(0);
+    this.otherWriters = new OtherWriters(
+      {
+        file,
+        pollMs: options.pollIntervalMs ?? 100,
+        restPollMs: options.restPollMs ?? REST_POLL_MS,
+        restAfterMs: options.restAfterMs ?? REST_AFTER_MS,
+        noticeGraceMs: NOTICE_GRACE_MS,
+        watch: options.watch ?? true,
+      },
+      () => this.lookForOtherWriters(),
+    );
     this.statements = {
       currentRevision: this.db.prepare(
         'SELECT revision FROM events WHERE stream_id = ? ORDER BY revision DESC LIMIT 1',
@@ -160,6 +196,7 @@ export class SqliteEventStore implements EventStore {
       onCommitted: (written) => this.announce(written),
     });
     this.readAllTransaction = this.createReadAllTransaction();
+    this.seen = this.head();
   }
 
   /**
@@ -217,6 +254,8 @@ export class SqliteEventStore implements EventStore {
         this.recent.add(toRecorded(row));
       }
     const last = BigInt(rows[rows.length - 1].position);
+    if (last > this.seen) this.seen = last;
+    this.otherWriters.written();
     this.tailKnownTo = this.recent.last === last ? last : null;
     for (const notice of noticesOf(rows)) this.appended.emit('append', notice);
   }
@@ -378,12 +417,45 @@ export class SqliteEventStore implements EventStore {
       fresh.every((row, i) => i === 0 || BigInt(row.position) === BigInt(fresh[i - 1].position) + 1n);
     if (!followsOn) {
       if (last !== null && rows.length > 0 && fresh.length === 0) return; // already read from the log
-      this.tailKnownTo = null;
-      this.knownHead = null;
-      this.appended.emit('external');
+      for (const row of rows) if (BigInt(row.position) > this.seen) this.seen = BigInt(row.position);
+      this.otherWriters.written();
+      this.externalAppends();
       return;
     }
     this.publish(fresh);
+  }
+
+  /**
+   * Whether the log holds appends this store was not told of (another process's, or the other
+   * thread's when its notice is late): then every subscription reads the log again. One head
+   * query for all of them, asked by OtherWriters while writes are coming and when the file's
+   * watch says someone wrote.
+   */
+  private lookForOtherWriters(): boolean {
+    if (this.subscriptions.size === 0 || !this.db.open) return false;
+    let head: bigint;
+    try {
+      head = this.head();
+    } catch {
+      return false; // busy or failing: the next look, or the subscriptions' own reads, will tell
+    }
+    if (head <= this.seen) return false;
+    this.seen = head;
+    this.externalAppends();
+    return true;
+  }
+
+  /** Appends this store did not make: the subscriptions read the log itself, head first. */
+  private externalAppends(): void {
+    this.tailKnownTo = null;
+    this.knownHead = null;
+    this.externalFinds += 1;
+    this.appended.emit('external');
+  }
+
+  /** Whether the store rests on the watch of its file (nothing written for a while): for tests. */
+  get resting(): boolean {
+    return this.otherWriters.resting;
   }
 
   /**
@@ -441,7 +513,7 @@ export class SqliteEventStore implements EventStore {
   subscribe(options: SubscribeOptions): Subscription {
     let position = options.after ?? 0n;
     let stopped = false;
-    let wake: (() => void) | null = null;
+    let wake: ((external: boolean) => void) | null = null;
     /** Appends made in this process while the subscription was busy with a page (null while it waits). */
     let seenWhileBusy: AppendNotice[] | null = null;
     const limit = options.limit ?? 500;
@@ -461,7 +533,7 @@ export class SqliteEventStore implements EventStore {
         options.onCaughtUp?.(position);
         return;
       }
-      wake();
+      wake(false);
     };
     /**
      * After a short page (the log was read to its head), whether the appends made here since
@@ -476,23 +548,22 @@ export class SqliteEventStore implements EventStore {
       }
       return true;
     };
-    const onExternal = () => wake?.();
+    const onExternal = () => wake?.(true);
     this.appended.on('append', onAppend);
     this.appended.on('external', onExternal);
 
-    /** Whether the next read follows a poll (or the start), rather than a wake-up by an append. */
+    /** Whether the next read follows other writers' appends (or the start), rather than a wake-up by this process's. */
     let polled = true;
+    // No timer of its own: this process's appends wake it (onAppend), and other writers' are found
+    // for every subscription at once by the store (OtherWriters), which says so with 'external'.
     const sleep = () =>
       new Promise<void>((resolve) => {
-        const timer = setTimeout(() => done(true), this.pollIntervalMs);
-        function done(byPoll: boolean) {
-          clearTimeout(timer);
+        wake = (external: boolean) => {
           wake = null;
-          polled = byPoll;
+          polled = external;
           // Read once the appends of this turn of the event loop are in: one page for many.
           setImmediate(resolve);
-        }
-        wake = () => done(false);
+        };
       });
 
     const loop = (async () => {
@@ -503,12 +574,15 @@ export class SqliteEventStore implements EventStore {
         try {
           const notices: AppendNotice[] = [];
           seenWhileBusy = notices;
+          const finds = this.externalFinds;
           const page =
             this.recentPage(position, limit, options.filter, polled) ??
             this.readAllNow({ after: position, limit, filter: options.filter });
           polled = true;
           if (page.events.length > 0) await options.onEvents(page.events);
           position = page.scannedTo;
+          // Other writers' appends found while it read: read again before waiting.
+          if (this.externalFinds !== finds) continue;
           if (page.events.length < limit && !stopped && caughtUpSince(notices)) {
             seenWhileBusy = null;
             options.onCaughtUp?.(position);
@@ -525,14 +599,16 @@ export class SqliteEventStore implements EventStore {
     const subscription: Subscription = {
       stop: async () => {
         stopped = true;
-        wake?.();
+        wake?.(true);
         this.appended.off('append', onAppend);
         this.appended.off('external', onExternal);
         this.subscriptions.delete(subscription);
+        if (this.subscriptions.size === 0) this.otherWriters.stop();
         await loop;
       },
     };
     this.subscriptions.add(subscription);
+    this.otherWriters.start();
     return subscription;
   }
 
@@ -546,6 +622,7 @@ export class SqliteEventStore implements EventStore {
 
   async close(): Promise<void> {
     this.appends.flush(); // write what was asked before closing
+    this.otherWriters.stop();
     await Promise.all([...this.subscriptions].map((s) => s.stop()));
     if (this.db.open) this.db.close();
   }

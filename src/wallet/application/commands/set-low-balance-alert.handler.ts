@@ -8,8 +8,8 @@ import { SetLowBalanceAlert } from './set-low-balance-alert.command';
 export class SetLowBalanceAlertHandler implements ICommandHandler<SetLowBalanceAlert, WalletAlertsView> {
   constructor(private readonly care: WalletCareService) {}
 
-  async execute({ walletId, threshold }: SetLowBalanceAlert): Promise<WalletAlertsView> {
-    await this.care.setLowBalanceAlert(walletId, threshold);
+  async execute({ walletId, threshold, actor }: SetLowBalanceAlert): Promise<WalletAlertsView> {
+    await this.care.setLowBalanceAlert(walletId, threshold, actor);
     return toWalletAlerts(await this.care.view(walletId));
   }
 }

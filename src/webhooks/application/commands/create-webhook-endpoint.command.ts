@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { Actor } from '../../../shared/actor';
 import type { WebhookEnvironment } from '../../domain/webhook.events';
 import type { ApiWebhookEndpoint } from '../../projections/webhook-endpoints.projection';
 
@@ -18,6 +19,7 @@ export class CreateWebhookEndpoint extends Command<CreatedWebhookEndpoint> {
     readonly owner: EndpointOwner,
     readonly url: string,
     readonly events: readonly unknown[],
+    readonly actor?: Actor,
   ) {
     super();
   }

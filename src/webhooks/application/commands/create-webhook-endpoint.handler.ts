@@ -40,6 +40,7 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
     owner,
     url: rawUrl,
     events: rawEvents,
+    actor,
   }: CreateWebhookEndpoint): Promise<CreatedWebhookEndpoint> {
     const url = parseWebhookUrl(rawUrl, owner.environment);
     const events = parseEvents(rawEvents);
@@ -58,6 +59,7 @@ export class CreateWebhookEndpointHandler implements ICommandHandler<
       events,
       secret: `whsec_${randomToken(32)}`,
       createdAt: this.clock.now().toISOString(),
+      ...(actor ? { actor } : {}),
     };
     const handled = await this.aggregates
       .handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) => endpoint.create(s, data))

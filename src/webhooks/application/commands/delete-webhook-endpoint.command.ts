@@ -1,4 +1,5 @@
 import { Command } from '@nestjs/cqrs';
+import type { Actor } from '../../../shared/actor';
 
 export interface DeletedWebhookEndpoint {
   readonly id: string;
@@ -11,6 +12,7 @@ export class DeleteWebhookEndpoint extends Command<DeletedWebhookEndpoint> {
   constructor(
     readonly walletId: string,
     readonly id: unknown,
+    readonly actor?: Actor,
   ) {
     super();
   }

@@ -24,11 +24,11 @@ export class DeleteWebhookEndpointHandler implements ICommandHandler<
     @Inject(CLOCK) private readonly clock: Clock,
   ) {}
 
-  async execute({ walletId, id }: DeleteWebhookEndpoint): Promise<DeletedWebhookEndpoint> {
+  async execute({ walletId, id, actor }: DeleteWebhookEndpoint): Promise<DeletedWebhookEndpoint> {
     if (!isIdOf('we', id)) throw notFound('webhook endpoint', 'id');
     const handled = unwrap(
       await this.aggregates.handle(webhookEndpointStream(id), endpoint.webhookEndpointDecider, (s) =>
-        endpoint.remove(s, { walletId, now: this.clock.now() }),
+        endpoint.remove(s, { walletId, actor, now: this.clock.now() }),
       ),
     );
     await this.endpoints.freeSlot(walletId, id, 'deleted');
