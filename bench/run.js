@@ -882,6 +882,7 @@ function audienceCampaign() {
     const group = await importedGroup(server, headers, contactsCsv(AUDIENCE_RECIPIENTS), 'Bench campaign');
     const once = async (label, sendAt) => {
       await sleep(3000); // what came before settles before the clock starts
+      const rssBeforeMb = Math.round(treeRssKb(server.child.pid) / 1024);
       const sampler = rssSampler(server.child.pid);
       const cpuBefore = treeCpuSeconds(server.child.pid);
       const startedAt = Date.now();
@@ -925,9 +926,10 @@ function audienceCampaign() {
         accepted_s: round((expanded - startedAt) / 1000),
         counted_s: round(countedMs / 1000),
         cpu_s: round(acceptedCpu),
+        rss_before_mb: rssBeforeMb,
         peak_rss_mb: Math.round(peakKb / 1024),
       };
-      log(`15 audience campaign of ${AUDIENCE_RECIPIENTS}, ${label}: answered in ${result.answered_ms} ms, all written (accepted) in ${result.accepted_s} s with ${result.cpu_s} s of server CPU, counted by the read model in ${result.counted_s} s, peak RSS ${result.peak_rss_mb} MB`);
+      log(`15 audience campaign of ${AUDIENCE_RECIPIENTS}, ${label}: answered in ${result.answered_ms} ms, all written (accepted) in ${result.accepted_s} s with ${result.cpu_s} s of server CPU, counted by the read model in ${result.counted_s} s, peak RSS ${result.peak_rss_mb} MB (${result.rss_before_mb} MB before)`);
       return result;
     };
     const scheduled = await once('scheduled', new Date(Date.now() + 3_600_000).toISOString());
@@ -1243,7 +1245,7 @@ function print(results) {
   if (ok(aud)) {
     for (const [label, r] of [['scheduled', aud.scheduled], ['sent now', aud.now]]) {
       out.push(
-        `15 campaign to an audience of ${aud.recipients}, ${label}: answered in ${r.answered_ms} ms, every message written (accepted) ${r.accepted_s} s after the request with ${r.cpu_s} s of server CPU, counted by the read model after ${r.counted_s} s; peak RSS ${r.peak_rss_mb} MB`,
+        `15 campaign to an audience of ${aud.recipients}, ${label}: answered in ${r.answered_ms} ms, every message written (accepted) ${r.accepted_s} s after the request with ${r.cpu_s} s of server CPU, counted by the read model after ${r.counted_s} s; peak RSS ${r.peak_rss_mb} MB (${r.rss_before_mb} MB before it)`,
       );
     }
   }
