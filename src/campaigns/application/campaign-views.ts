@@ -1,7 +1,7 @@
 import type { Environment } from '../../messaging/ports/carrier.port';
-import { CampaignCounts, CarrierCounts, emptyCounts, StatusCounts } from '../domain/campaign-counts';
+import type { CarrierCounts, StatusCounts } from '../domain/campaign-counts';
 import type { CampaignAudience, CampaignCreatedData, Skipped } from '../domain/campaign.events';
-import type { CampaignDoc } from '../projections/campaigns.projection';
+import { CampaignDoc, createdDoc } from '../projections/campaigns.projection';
 import type { Sample } from './campaign-lists';
 
 export type CampaignStatus = 'scheduled' | 'sending' | 'completed' | 'canceled';
@@ -85,31 +85,6 @@ export function toApiCampaign(doc: Omit<CampaignDoc, 'tally'>, now: Date): ApiCa
 
 /** A campaign the read model does not list yet, as its creation recorded it (no message counted yet). */
 export function createdView(d: CampaignCreatedData): Omit<CampaignDoc, 'tally'> {
-  const counts: CampaignCounts = emptyCounts();
-  return {
-    id: d.campaignId,
-    walletId: d.walletId,
-    accountId: d.accountId,
-    environment: d.environment,
-    name: d.name,
-    senderId: d.senderId,
-    type: d.type,
-    message: d.message,
-    templateId: d.templateId,
-    audience: d.audience,
-    sendAt: d.sendAt,
-    recipients: d.recipients,
-    skipped: d.skipped,
-    credits: d.credits,
-    chunks: d.chunks,
-    listStream: d.listStream,
-    retryOf: d.retryOf,
-    createdAt: d.createdAt,
-    messagesQueued: 0,
-    expandedAt: null,
-    canceledAt: null,
-    cancelFinishedAt: null,
-    completedAt: null,
-    ...counts,
-  };
+  const { tally: _tally, ...doc } = createdDoc(d);
+  return doc;
 }

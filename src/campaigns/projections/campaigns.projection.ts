@@ -71,7 +71,8 @@ const STATUS_OF: Readonly<Record<string, CampaignMessageStatus>> = {
   MessageRejected: 'FAILED',
 };
 
-function createdDoc(d: CampaignCreatedData): CampaignDoc {
+/** A campaign's document as its creation makes it: nothing counted yet. */
+export function createdDoc(d: CampaignCreatedData): CampaignDoc {
   return {
     id: d.campaignId,
     walletId: d.walletId,

@@ -304,23 +304,45 @@ export function reserveAll(
 ): Decision {
   if (w.walletId === null) return err(walletMissing());
   if (cmd.reservations.length === 0) return err(badAmount('reservations'));
-  let needed = 0;
-  const fresh = new Map<string, number>();
-  for (const { messageId, sms } of cmd.reservations) {
-    if (!Number.isSafeInteger(sms) || sms <= 0) return err(badAmount('sms'));
-    if (w.reserved.has(messageId) || fresh.has(messageId)) continue;
-    needed += sms;
-    fresh.set(messageId, sms);
-  }
+  const fresh = freshReservations(w, cmd.reservations);
+  if (!fresh.ok) return fresh;
+  const { needed } = fresh.value;
   if (smsLeft(w) < needed) return err(new InsufficientCredit(smsLeft(w), needed, 'This batch'));
+  return ok(reservedEvents(fresh.value.messages, cmd));
+}
+
+/**
+ * The reservations not made yet (a message named twice counts once; one reserved before, by an
+ * interrupted run of the same batch or chunk, is skipped) and what they need together.
+ */
+function freshReservations(
+  w: Wallet,
+  reservations: readonly { messageId: string; sms: number }[],
+): Result<{ messages: Map<string, number>; needed: number }, DomainError> {
+  let needed = 0;
+  const messages = new Map<string, number>();
+  for (const { messageId, sms } of reservations) {
+    if (!Number.isSafeInteger(sms) || sms <= 0) return err(badAmount('sms'));
+    if (w.reserved.has(messageId) || messages.has(messageId)) continue;
+    needed += sms;
+    messages.set(messageId, sms);
+  }
+  return ok({ messages, needed });
+}
+
+function reservedEvents(
+  messages: ReadonlyMap<string, number>,
+  cmd: { now: Date; instance?: string; holdId?: string },
+): WalletEvent[] {
   const reservedAt = cmd.now.toISOString();
-  const instance = cmd.instance ? { instance: cmd.instance } : {};
-  return ok(
-    [...fresh].map(([messageId, sms]) => ({
-      type: 'CreditsReserved' as const,
-      data: { messageId, sms, reservedAt, ...instance },
-    })),
-  );
+  const extra = {
+    ...(cmd.instance ? { instance: cmd.instance } : {}),
+    ...(cmd.holdId ? { holdId: cmd.holdId } : {}),
+  };
+  return [...messages].map(([messageId, sms]) => ({
+    type: 'CreditsReserved' as const,
+    data: { messageId, sms, reservedAt, ...extra },
+  }));
 }
 
 /**
@@ -365,15 +387,10 @@ export function reserveFromHold(
   },
 ): Decision {
   if (w.walletId === null) return err(walletMissing());
-  let needed = 0;
-  const fresh = new Map<string, number>();
-  for (const { messageId, sms } of cmd.reservations) {
-    if (!Number.isSafeInteger(sms) || sms <= 0) return err(badAmount('sms'));
-    if (w.reserved.has(messageId) || fresh.has(messageId)) continue;
-    needed += sms;
-    fresh.set(messageId, sms);
-  }
-  if (fresh.size === 0) return ok([]);
+  const fresh = freshReservations(w, cmd.reservations);
+  if (!fresh.ok) return fresh;
+  const { messages, needed } = fresh.value;
+  if (messages.size === 0) return ok([]);
   const left = w.holds.get(cmd.holdId) ?? 0;
   if (left < needed) {
     return err(
@@ -382,14 +399,7 @@ export function reserveFromHold(
         : holdProblem('hold_exceeded', `The hold ${cmd.holdId} has ${left} credits left, not ${needed}`),
     );
   }
-  const reservedAt = cmd.now.toISOString();
-  const instance = cmd.instance ? { instance: cmd.instance } : {};
-  return ok(
-    [...fresh].map(([messageId, sms]) => ({
-      type: 'CreditsReserved' as const,
-      data: { messageId, sms, reservedAt, ...instance, holdId: cmd.holdId },
-    })),
-  );
+  return ok(reservedEvents(messages, cmd));
 }
 
 /** Gives what is left of a hold back to sms_left. Unknown or already empty: nothing happens. */
