@@ -484,7 +484,12 @@ describeBrowser('web console in a browser', () => {
         await p.goto(url('/console/signin'));
         await p.getByLabel('Email').fill(email);
         await p.getByLabel('Password').fill(`wrong password ${i}`);
-        await p.getByRole('button', { name: 'Sign in' }).click();
+        // The answer itself, so that a failure says what came back instead of waiting for text.
+        const [refused] = await Promise.all([
+          p.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'),
+          p.getByRole('button', { name: 'Sign in' }).click(),
+        ]);
+        expect({ attempt: i, status: refused.status() }).toEqual({ attempt: i, status: 200 });
         await p.getByText('do not match').waitFor();
       }
       await p.goto(url('/console/signin'));
