@@ -17,7 +17,8 @@
  * (measured 1,000-item batches in scenario 9, 9), BENCH_IMPORT_ROWS (rows of scenario 10's CSV,
  * 100,000), BENCH_IDLE_SECONDS (scenario 12's measured window, 20), BENCH_IDLE_SETTLE_SECONDS (how
  * long the fresh server is left alone before it, 40), BENCH_CAMPAIGN_BATCHES (scenario 13's batches
- * of 1,000, 100), BENCH_HOSTILE_SECONDS (each phase of scenario 14, 15). Scenario 14 runs only when
+ * of 1,000, 100), BENCH_HOSTILE_SECONDS (each phase of scenario 14, 15), BENCH_AUDIENCE_RECIPIENTS
+ * (scenario 15's audience, 100,000). Scenario 14 runs only when
  * asked for (BENCH_ONLY=hostile): it is about what one tenant can do to another, not speed.
  */
 const { spawn } = require('node:child_process');
@@ -53,6 +54,8 @@ const IDLE_SETTLE_SECONDS = Number(process.env.BENCH_IDLE_SETTLE_SECONDS ?? 40);
 /** Scenario 11: batches of BATCH_ITEMS, sent from CAMPAIGN_CONNECTIONS connections. */
 const CAMPAIGN_BATCHES = Number(process.env.BENCH_CAMPAIGN_BATCHES ?? 100);
 const CAMPAIGN_CONNECTIONS = 4;
+/** Scenario 15: recipients of the campaign to an audience (issue 32's target is for 100,000). */
+const AUDIENCE_RECIPIENTS = Number(process.env.BENCH_AUDIENCE_RECIPIENTS ?? 100_000);
 /**
  * BENCH_ONLY=otp (or dlr, its old name) runs scenario 7 alone (a quick, steady measure of what
  * one message costs); BENCH_ONLY=sustained runs scenario 8 alone; BENCH_ONLY=sends runs
@@ -60,11 +63,13 @@ const CAMPAIGN_CONNECTIONS = 4;
   * alone; BENCH_ONLY=batch runs scenario 9 alone; BENCH_ONLY=imports runs scenario 10 alone;
  * BENCH_ONLY=verify runs scenario 11 alone; BENCH_ONLY=idle runs scenario 12 alone and
  * BENCH_ONLY=campaign scenarios 12 and 13 (the campaign's server is measured idle before it);
- * BENCH_ONLY=hostile runs scenario 14.
+ * BENCH_ONLY=hostile runs scenario 14; BENCH_ONLY=audience runs scenario 15 alone (a campaign to
+ * an audience of contacts, issue 32).
  */
 const ONLY = process.env.BENCH_ONLY === 'dlr' ? 'otp' : process.env.BENCH_ONLY;
-const SCENARIOS = ['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify', 'idle', 'campaign', 'hostile'];
-if (ONLY && !SCENARIOS.includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports, verify, idle, campaign or hostile`);
+const SCENARIOS = ['otp', 'sustained', 'sends', 'floor', 'batch', 'imports', 'verify', 'idle', 'campaign', 'hostile', 'audience'];
+if (ONLY && !SCENARIOS.includes(ONLY)) throw new Error(`BENCH_ONLY=${ONLY}: expected otp (or dlr), sustained, sends, floor, batch, imports, verify, idle, campaign, hostile or audience`);
+if (!(AUDIENCE_RECIPIENTS >= 1 && AUDIENCE_RECIPIENTS <= 100_000)) throw new Error(`BENCH_AUDIENCE_RECIPIENTS=${process.env.BENCH_AUDIENCE_RECIPIENTS}: expected 1 to 100,000 recipients`);
 if (!(IMPORT_ROWS >= 1 && IMPORT_ROWS <= 200_000)) throw new Error(`BENCH_IMPORT_ROWS=${process.env.BENCH_IMPORT_ROWS}: expected 1 to 200,000 rows`);
 /** Seconds of each phase of scenario 14, and the victim's sends per second in it. */
 const HOSTILE_SECONDS = Number(process.env.BENCH_HOSTILE_SECONDS ?? 15);
@@ -92,6 +97,7 @@ const TARGETS = {
   rssMb: 300,
   batchAnswerMs: 1000,
   importSeconds: 30,
+  audienceAcceptedSeconds: 10,
   verifyCreateP99Ms: 10,
   verifyCheckP99Ms: 5,
   verifyDeliveredP99Ms: 40,
@@ -526,13 +532,7 @@ function contactImport() {
         body: JSON.stringify({ name: 'Bench parents' }),
       })
     ).json();
-    const classes = ['JSS 1', 'JSS 2', 'JSS 3', 'SHS 1', 'SHS 2', 'SHS 3'];
-    const lines = ['phone_number,name,first_name,class,school'];
-    for (let i = 0; i < IMPORT_ROWS; i++) {
-      const first = `Ama${i % 997}`;
-      lines.push(`024${String(1_000_000 + i).padStart(7, '0')},${first} Mensah${i % 101},${first},${classes[i % classes.length]},"Accra Academy, Bubuashie"`);
-    }
-    const file = Buffer.from(`${lines.join('\n')}\n`);
+    const file = contactsCsv(IMPORT_ROWS);
     const once = async (label) => {
       const sampler = rssSampler(server.child.pid);
       const cpuBefore = treeCpuSeconds(server.child.pid);
@@ -823,6 +823,123 @@ async function hostile() {
   return phases;
 }
 
+/** A CSV of `rows` contacts: distinct MTN numbers written the local way, a name and three fields. */
+function contactsCsv(rows) {
+  const classes = ['JSS 1', 'JSS 2', 'JSS 3', 'SHS 1', 'SHS 2', 'SHS 3'];
+  const lines = ['phone_number,name,first_name,class,school'];
+  for (let i = 0; i < rows; i++) {
+    const first = `Ama${i % 997}`;
+    lines.push(`024${String(1_000_000 + i).padStart(7, '0')},${first} Mensah${i % 101},${first},${classes[i % classes.length]},"Accra Academy, Bubuashie"`);
+  }
+  return Buffer.from(`${lines.join('\n')}\n`);
+}
+
+/** Imports a CSV into a new group and waits for it to complete; answers the group. */
+async function importedGroup(server, headers, file, name) {
+  const group = await (
+    await fetch(`${server.url}/v1/groups`, { method: 'POST', headers: { ...headers, 'content-type': 'application/json' }, body: JSON.stringify({ name }) })
+  ).json();
+  const accepted = await (
+    await fetch(`${server.url}/v1/contact_imports?group=${group.id}&default_country=GH`, { method: 'POST', headers: { ...headers, 'content-type': 'text/csv' }, body: file })
+  ).json();
+  for (const started = Date.now(); ; ) {
+    const done = await (await fetch(`${server.url}/v1/contact_imports/${accepted.id}`, { headers })).json();
+    if (done.status === 'completed') return group;
+    if (done.status !== 'processing') throw new Error(`import ended ${done.status}: ${JSON.stringify(done).slice(0, 300)}`);
+    if (Date.now() - started > 600_000) throw new Error('import not done in 600 s');
+    await sleep(200);
+  }
+}
+
+/** When the campaign's CampaignExpanded was recorded (its last chunk of messages written), from events.db. */
+function expandedAt(dataDir, campaignId) {
+  const Database = require('better-sqlite3');
+  const db = new Database(join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db.prepare("SELECT recorded_at FROM events WHERE stream_id = ? AND type = 'CampaignExpanded'").get(`campaign-${campaignId}`);
+    return row ? Date.parse(row.recorded_at) : null;
+  } finally {
+    db.close();
+  }
+}
+
+/**
+ * 15. Campaign to an audience (issue 32): a dedicated server and one wallet; AUDIENCE_RECIPIENTS contacts
+ * imported into a group (not timed), then POST /v1/campaigns to the group with a personalised
+ * message, twice: first scheduled an hour ahead (the acceptance alone: listing, the hold, every
+ * message written SCHEDULED with its reservation), which is then canceled, then sent now (every
+ * message written QUEUED while the dispatcher and the TEST carrier already send the first ones,
+ * on the same worker thread as the read models). Each is timed from the request to the
+ * campaign's CampaignExpanded in the log ("accepted": expanded, reserved, queued), with the
+ * answer time, the time until the read model counts every message, and the server's CPU and peak
+ * RSS over that window.
+ */
+function audienceCampaign() {
+  const dataDir = join(tmpRoot, 'audience-campaign');
+  return onOwnServer(dataDir, 1, {}, async (server, keys) => {
+    const headers = { authorization: `Bearer ${keys[0]}` };
+    log(`15 audience campaign: importing ${AUDIENCE_RECIPIENTS} contacts into a group (not timed)`);
+    const group = await importedGroup(server, headers, contactsCsv(AUDIENCE_RECIPIENTS), 'Bench campaign');
+    const once = async (label, sendAt) => {
+      await sleep(3000); // what came before settles before the clock starts
+      const rssBeforeMb = Math.round(treeRssKb(server.child.pid) / 1024);
+      const sampler = rssSampler(server.child.pid);
+      const cpuBefore = treeCpuSeconds(server.child.pid);
+      const startedAt = Date.now();
+      const started = process.hrtime.bigint();
+      const response = await fetch(`${server.url}/v1/campaigns`, {
+        method: 'POST',
+        headers: { ...headers, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: `Bench term reminder (${label})`,
+          sender_id: 'BenchShop',
+          type: 'transactional',
+          message: 'Dear {{first_name}}, {{class}} resumes on Monday. {{school}}',
+          audience: { groups: [group.id] },
+          ...(sendAt ? { send_at: sendAt } : {}),
+        }),
+      });
+      const answer = await response.json();
+      const answeredMs = Number(process.hrtime.bigint() - started) / 1e6;
+      if (response.status !== 200 || answer.recipients !== AUDIENCE_RECIPIENTS) throw new Error(`campaign answered ${response.status}: ${JSON.stringify(answer).slice(0, 400)}`);
+      let expanded = null;
+      while ((expanded = expandedAt(dataDir, answer.id)) === null) {
+        if (Date.now() - startedAt > 600_000) throw new Error('campaign not written in 600 s');
+        await sleep(50);
+      }
+      const acceptedCpu = treeCpuSeconds(server.child.pid) - cpuBefore;
+      let countedMs = null;
+      for (;;) {
+        const c = await (await fetch(`${server.url}/v1/campaigns/${answer.id}`, { headers })).json();
+        if (Object.values(c.counts).reduce((a, b) => a + b, 0) === AUDIENCE_RECIPIENTS) {
+          countedMs = Number(process.hrtime.bigint() - started) / 1e6;
+          break;
+        }
+        if (Date.now() - startedAt > 600_000) throw new Error(`campaign not counted in 600 s: ${JSON.stringify(c.counts)}`);
+        await sleep(100);
+      }
+      const peakKb = sampler.stop();
+      const round = (x) => Math.round(x * 10) / 10;
+      const result = {
+        id: answer.id,
+        answered_ms: Math.round(answeredMs),
+        accepted_s: round((expanded - startedAt) / 1000),
+        counted_s: round(countedMs / 1000),
+        cpu_s: round(acceptedCpu),
+        rss_before_mb: rssBeforeMb,
+        peak_rss_mb: Math.round(peakKb / 1024),
+      };
+      log(`15 audience campaign of ${AUDIENCE_RECIPIENTS}, ${label}: answered in ${result.answered_ms} ms, all written (accepted) in ${result.accepted_s} s with ${result.cpu_s} s of server CPU, counted by the read model in ${result.counted_s} s, peak RSS ${result.peak_rss_mb} MB (${result.rss_before_mb} MB before)`);
+      return result;
+    };
+    const scheduled = await once('scheduled', new Date(Date.now() + 3_600_000).toISOString());
+    const canceled = await fetch(`${server.url}/v1/campaigns/${scheduled.id}/cancel`, { method: 'POST', headers });
+    if (canceled.status !== 200) throw new Error(`cancel answered ${canceled.status}`);
+    const now = await once('sent now');
+    return { recipients: AUDIENCE_RECIPIENTS, scheduled, now };
+  });
+}
+
 async function main() {
   const started = Date.now();
   const results = { machine: machine(), started_at: new Date().toISOString(), duration_s: DURATION, connections: CONNECTIONS, scenarios: {} };
@@ -901,6 +1018,7 @@ async function main() {
     }
   }
   if (ONLY === 'hostile') s.hostile = await hostile();
+  if (runs('audience')) s.audience = await audienceCampaign();
 
   // 5-6. Wallet load time by history length, replay and rebuild speed (no HTTP).
   if (!ONLY && process.env.BENCH_SKIP_STORE !== '1') {
@@ -991,6 +1109,14 @@ function evaluate(s, peakRssMb) {
       imp.first.seconds <= TARGETS.importSeconds && imp.first.peak_rss_mb <= TARGETS.rssMb && imp.first.created === imp.rows && imp.again.created === 0 && imp.again.updated === 0 && imp.group_contacts === imp.rows,
     );
   else add('CSV import completed', importTarget, null);
+  const aud = s.audience;
+  const audienceTarget = `<= ${TARGETS.audienceAcceptedSeconds} s, <= ${TARGETS.rssMb} MB`;
+  const audienceRun = (r) => `${r.accepted_s} s (answered in ${r.answered_ms} ms; ${r.cpu_s} s of server CPU; counted in ${r.counted_s} s), peak ${r.peak_rss_mb} MB`;
+  const audiencePass = (r) => r.accepted_s <= TARGETS.audienceAcceptedSeconds && r.peak_rss_mb <= TARGETS.rssMb;
+  if (has(aud)) {
+    add(`${aud.recipients}-recipient audience campaign accepted, scheduled (expanded, reserved, written)`, audienceTarget, audienceRun(aud.scheduled), audiencePass(aud.scheduled));
+    add(`${aud.recipients}-recipient audience campaign accepted, sent now (expanded, reserved, queued)`, audienceTarget, audienceRun(aud.now), audiencePass(aud.now));
+  } else add('audience campaign accepted', audienceTarget, null);
   const v = s.verify;
   const verifyTargets = [
     ['verify create p99', `<= ${TARGETS.verifyCreateP99Ms} ms at ${DLR_RATE}/s, 0 errors`],
@@ -1114,6 +1240,14 @@ function print(results) {
     }
     if (h.slow) out.push(`  slow: ${h.slow.uploads} uploads stalled at 90%: ${h.slow.held_mb_after_5s} MB held after 5 s; closed by the server ${h.slow.closed_within_5s} within 5 s, ${h.slow.closed_within_45s} within 45 s (last after ${h.slow.last_closed_after_s} s)`);
     if (h.costs) for (const [name, c] of Object.entries(h.costs)) out.push(`  cost of one ${name}: ${c.status} in ${c.answer_ms} ms, server CPU ${c.server_cpu_ms} ms`);
+  }
+  const aud = s.audience;
+  if (ok(aud)) {
+    for (const [label, r] of [['scheduled', aud.scheduled], ['sent now', aud.now]]) {
+      out.push(
+        `15 campaign to an audience of ${aud.recipients}, ${label}: answered in ${r.answered_ms} ms, every message written (accepted) ${r.accepted_s} s after the request with ${r.cpu_s} s of server CPU, counted by the read model after ${r.counted_s} s; peak RSS ${r.peak_rss_mb} MB (${r.rss_before_mb} MB before it)`,
+      );
+    }
   }
   out.push(`server peak RSS (process tree) over the run: ${results.server_peak_rss_mb} MB; total ${results.total_s} s`, '', 'targets:');
   for (const t of results.targets) out.push(`  ${t.result.padEnd(4)} ${t.name}: ${t.measured ?? 'not measured'} (target ${t.target})`);

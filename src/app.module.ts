@@ -4,6 +4,7 @@ import { AccountsModule } from './accounts/accounts.module';
 import { AuditModule } from './audit/audit.module';
 import { AudiencesModule } from './audiences/audiences.module';
 import { BillingModule } from './billing/billing.module';
+import { CampaignsModule } from './campaigns/campaigns.module';
 import { ComplianceModule } from './compliance/compliance.module';
 import { ConsoleModule } from './console/console.module';
 import { MessagingModule } from './messaging/messaging.module';
@@ -26,6 +27,7 @@ import { WebhooksModule } from './webhooks/webhooks.module';
     ComplianceModule,
     AudiencesModule,
     MessagingModule,
+    CampaignsModule,
     VerifyModule,
     ConsoleModule,
     WebhooksModule,

@@ -31,6 +31,7 @@ import { ConsoleCsrfGuard, ConsoleVisitor, SignedInGuard } from './http/console-
 import { ConsolePage, ConsolePermissionGuard } from './http/console-page';
 import { ConsoleController } from './http/console.controller';
 import { ConsoleCampaignsController } from './http/console-campaigns.controller';
+import { ConsoleAudienceCampaignsController } from './http/console-audience-campaigns.controller';
 import { ConsoleAudiencesController } from './http/console-audiences.controller';
 import { ConsoleContactsController } from './http/console-contacts.controller';
 import { ConsoleComplianceController } from './http/console-compliance.controller';
@@ -49,6 +50,7 @@ import { WebhooksModule } from '../webhooks/webhooks.module';
     ConsoleAuthController,
     ConsoleController,
     ConsoleCampaignsController,
+    ConsoleAudienceCampaignsController,
     ConsoleContactsController,
     ConsoleAudiencesController,
     ConsoleComplianceController,

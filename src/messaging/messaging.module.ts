@@ -15,6 +15,15 @@ import { RecentSubmissions } from './application/recent-submissions';
 import { IdempotencyKeys, IdempotentSend } from './application/idempotent-send.service';
 import { BatchSend } from './application/batch-send.service';
 import { SendBatchHandler } from './application/commands/send-batch.handler';
+import { CampaignSends } from './application/campaign-sends.service';
+import {
+  CancelScheduledMessagesHandler,
+  HoldCampaignCreditsHandler,
+  QueueCampaignMessagesHandler,
+  ReleaseCampaignHoldHandler,
+} from './application/commands/campaign-sends.handlers';
+import { SendConditionsHandler } from './application/queries/send-conditions.handler';
+import { MessagesByIdsHandler } from './application/queries/messages-by-ids.handler';
 import { BatchMessagesHttpController } from './http/batch-messages.http.controller';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './application/message-maintenance.service';
 import { dispatchProjection, MessageDispatcher } from './application/message-dispatcher.service';
@@ -71,6 +80,13 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     IdempotencyKeys,
     IdempotentSend,
     BatchSend,
+    CampaignSends,
+    HoldCampaignCreditsHandler,
+    QueueCampaignMessagesHandler,
+    ReleaseCampaignHoldHandler,
+    CancelScheduledMessagesHandler,
+    SendConditionsHandler,
+    MessagesByIdsHandler,
     MessageReader,
     SendMessageHandler,
     SendSecretMessageHandler,
@@ -92,7 +108,8 @@ import { unqueuedReservationsProjection } from './projections/open-reservations.
     TestCarrierResume,
     MessagingRuntime,
   ],
-  exports: [CARRIER_ROUTES, DeliveryReceipts],
+  // IdempotencyKeys: campaigns take an Idempotency-Key as sends do, on the same per-wallet keys.
+  exports: [CARRIER_ROUTES, DeliveryReceipts, IdempotencyKeys],
 })
 export class MessagingModule {
   constructor(

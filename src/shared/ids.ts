@@ -18,6 +18,7 @@ export type IdPrefix =
   | 'grp'
   | 'imp'
   | 'tpl'
+  | 'cmp'
   | 'usr'
   | 'inv'
   | 'mem'

@@ -1,11 +1,13 @@
 /**
  * The audience in a real browser (Debian's chromium through playwright-core): a CSV import with
  * its progress and errors, then a template with its live preview for a chosen contact. The
- * campaigns pages continue this flow (import → template → campaign → report). It also takes the
- * screenshots contacts.png, contact-import.png and templates.png: into a temporary folder in a test
- * run, into docs/screenshots/ for the README under `npm run screenshots`.
+ * flow goes on to a campaign to the group with the template, previewed and sent, followed to its
+ * counts and chart by carrier, and its CSV report downloaded (import → template → campaign →
+ * report). It also takes the screenshots contacts.png, contact-import.png, templates.png,
+ * campaign-preview.png and campaign.png: into a temporary folder in a test run, into
+ * docs/screenshots/ for the README under `npm run screenshots`.
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -32,7 +34,10 @@ describeBrowser('the audience in a browser: import, then a template', () => {
   };
 
   beforeAll(async () => {
-    t = await startTestApp({ port: await freePort(), env: { CONTACT_IMPORT_POLL_MS: '100' } });
+    t = await startTestApp({
+      port: await freePort(),
+      env: { CONTACT_IMPORT_POLL_MS: '100', CAMPAIGN_POLL_MS: '100', TEST_DLR_DELAY_MS: '100' },
+    });
     m = await createMerchant(t);
     browser = await launchChromium();
     context = await browser.newContext({ viewport: { width: 1200, height: 900 }, deviceScaleFactor: 1 });
@@ -124,5 +129,70 @@ describeBrowser('the audience in a browser: import, then a template', () => {
     await page.getByRole('button', { name: 'Save template' }).click();
     await page.waitForURL(url('/console/templates'));
     await page.locator('#template-table').getByText('Term reminder').waitFor();
+  });
+
+  it('sends the template to the group as a campaign, previewed first, and follows it to its report', async () => {
+    // One more parent, on the sandbox number that always fails: the report and the retry have one.
+    const groups = (await t.request('GET', '/v1/groups', { key: m.testKey })).body.data;
+    const added = await t.request('POST', '/v1/contacts', {
+      key: m.testKey,
+      body: {
+        phone_number: '+233200000002',
+        name: 'Yaw Asante',
+        fields: { first_name: 'Yaw', class: 'JSS 2' },
+        groups: [groups[0].id],
+      },
+    });
+    expect(added.status).toBe(200);
+
+    await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Campaigns' }).click();
+    await page.getByRole('link', { name: 'New campaign' }).click();
+    await page.getByLabel('Name', { exact: true }).fill('Term reminder');
+    await page.getByLabel(/JSS 2 parents/).check();
+    await page.getByLabel('Sender ID').fill('School');
+    await page.getByLabel('Template', { exact: true }).selectOption({ label: 'Term reminder' });
+    await page.getByRole('button', { name: 'Preview' }).click();
+    await page.waitForURL(url('/console/campaigns/preview'));
+    expect(await page.locator('#quote-summary').textContent()).toMatch(
+      /4 recipients,\s*8 credits held at once, sent now/,
+    );
+    expect(await page.locator('#quote-samples tbody tr').count()).toBe(4);
+    expect(await page.locator('#quote-samples').textContent()).toContain(
+      'Dear Parent, JSS 2 resumes on Monday.',
+    );
+    await shot('campaign-preview');
+
+    await page.getByRole('button', { name: 'Send to 4 recipients' }).click();
+    await page.waitForURL(/\/console\/campaigns\/cmp_/);
+    // The page refreshes itself while the campaign is sending.
+    await page
+      .locator('#campaign-progress', { hasText: '4 of 4 messages final' })
+      .waitFor({ timeout: 60_000 });
+    expect(await page.locator('#campaign-progress .status').textContent()).toBe('Completed');
+    expect(await page.locator('svg[data-chart="campaign-carriers"] rect.bar-failed').count()).toBe(1);
+    expect(await page.getByRole('button', { name: 'Retry the 1 failed or expired message' }).count()).toBe(1);
+    await shot('campaign');
+
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('#campaign-report').click(),
+    ]);
+    const saved = join(files, 'report.csv');
+    await download.saveAs(saved);
+    const lines = readFileSync(saved, 'utf8').trimEnd().split('\r\n');
+    expect(lines[0]).toBe(
+      'message_id,to,name,status,carrier,segments,credits,error_code,created_at,final_at',
+    );
+    expect(
+      lines
+        .slice(1)
+        .map((l) => l.split(',').slice(1, 4).join(','))
+        .sort(),
+    ).toEqual([
+      '+233200000002,Yaw Asante,FAILED',
+      '+233241110001,Ama Mensah,DELIVERED',
+      '+233241110002,Kofi Boateng,DELIVERED',
+      '+233241110003,Efua Owusu,DELIVERED',
+    ]);
   });
 });

@@ -117,6 +117,18 @@ export function describeReadStoreContract(name: string, factory: ReadStoreFactor
         expect(await store.get(docs, 'b')).toEqual({ v: 2 });
       });
 
+      it('stores a document as JSON would, as it was when the commit was asked for (a toJSON value included)', async () => {
+        // A projection may keep a live object in a document (the campaigns' tally: bytes that
+        // serialize to base64) and change it after the commit: what is stored is the JSON taken
+        // when commit() was called, and it reads back as plain JSON.
+        const bytes = new Uint8Array([1, 2, 3]);
+        const tally = { toJSON: () => Buffer.from(bytes).toString('base64') };
+        const committed = store.commit(`p_${ns}`, [put('t', { id: 't', tally })], 1n);
+        bytes[0] = 9;
+        await committed;
+        expect(await store.get(docs, 't')).toEqual({ id: 't', tally: 'AQID' });
+      });
+
       it('keeps collections apart', async () => {
         await store.commit(
           `p_${ns}`,

@@ -47,6 +47,9 @@ const ROUTES: Record<string, Permission | typeof PUBLIC> = {
   'GET /console/groups': 'read',
   'GET /console/templates': 'read',
   'GET /console/verifications': 'read',
+  'GET /console/campaigns': 'read',
+  'GET /console/campaigns/:id': 'read',
+  'GET /console/campaigns/:id/report.csv': 'read',
 
   'GET /console/send': 'send',
   'POST /console/send': 'send',
@@ -66,6 +69,11 @@ const ROUTES: Record<string, Permission | typeof PUBLIC> = {
   'POST /console/templates/:id/delete': 'send',
   'POST /console/verifications': 'send',
   'POST /console/verifications/:id/check': 'send',
+  'GET /console/campaigns/new': 'send',
+  'POST /console/campaigns/preview': 'send',
+  'POST /console/campaigns': 'send',
+  'POST /console/campaigns/:id/cancel': 'send',
+  'POST /console/campaigns/:id/retry': 'send',
 
   'POST /console/keys': 'develop',
   'POST /console/keys/:id/revoke': 'develop',

@@ -176,6 +176,56 @@ describe('console: words and times as people read them', () => {
     );
   });
 
+  it('words the audience and campaign pages the same way: "1 contact", "1 recipient", formatted numbers', async () => {
+    const api = async (method: string, path: string, body?: unknown) =>
+      (await t.request(method, path, { key: m.testKey, ...(body === undefined ? {} : { body }) })).body;
+    const group = await api('POST', '/v1/groups', { name: 'Wording' });
+    const contact = await api('POST', '/v1/contacts', {
+      phone_number: '+233241236001',
+      name: 'Ama',
+      fields: { first_name: 'Ama' },
+      groups: [group.id],
+    });
+    await api('POST', '/v1/templates', { name: 'T', message: 'Dear {{first_name}}' });
+    const campaign = await api('POST', '/v1/campaigns', {
+      name: 'One',
+      sender_id: 'MyShop',
+      type: 'transactional',
+      message: 'Dear {{first_name}}',
+      audience: { groups: [group.id] },
+    });
+    const paths = [
+      '/console/contacts',
+      `/console/contacts/${contact.id}`,
+      '/console/groups',
+      '/console/templates',
+      '/console/campaigns',
+      '/console/campaigns/new',
+      `/console/campaigns/${campaign.id}`,
+    ];
+    for (const path of paths) {
+      const page = await browser.go('GET', path);
+      expect({ path, status: page.status }).toEqual({ path, status: 200 });
+      expect(wordingProblems(path, page.html)).toEqual(NO_PROBLEM(path));
+    }
+    expect(visibleText((await browser.go('GET', '/console/groups')).html)).toMatch(/\b1 contact\b(?!s)/);
+    expect(visibleText((await browser.go('GET', `/console/campaigns/${campaign.id}`)).html)).toMatch(
+      /\bof\s+1 message\s+final/,
+    );
+    const preview = await browser.go('POST', '/console/campaigns/preview', {
+      _csrf: await browser.csrf('/console/campaigns/new'),
+      name: 'One',
+      sender_id: 'MyShop',
+      type: 'transactional',
+      groups: group.id,
+      message: 'Dear {{first_name}}',
+      template_id: '',
+      send_at: '',
+    });
+    expect(wordingProblems('campaign preview', preview.html)).toEqual(NO_PROBLEM('campaign preview'));
+    expect(visibleText(preview.html)).toMatch(/\b1 recipient\b(?!s)\s*,\s*1 credit\b(?!s)\s+held at once/);
+  });
+
   it('shows a wallet id only where a sentence says what it is, never as a card of its own', async () => {
     const pages = [
       '/console',

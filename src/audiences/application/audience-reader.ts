@@ -33,6 +33,14 @@ export interface Audience {
   readonly contacts?: readonly string[];
 }
 
+/** One page of an audience (see the AudiencePage query). */
+export interface AudiencePageView {
+  readonly members: AudienceMember[];
+  readonly next: string | null;
+  /** The extra times the page's numbers were reached: a number in two groups counts once here. */
+  readonly duplicates: number;
+}
+
 /**
  * The audience's read models, read once they have caught up with the log (a list shows what was
  * just answered), and each contact's opt-out asked of compliance (never copied here).
@@ -167,7 +175,8 @@ export class AudienceReader {
     audience: Audience,
     afterNumber: string | null,
     limit: number,
-  ): Promise<{ members: AudienceMember[]; next: string | null }> {
+    optOuts = true,
+  ): Promise<AudiencePageView> {
     const sources = await Promise.all(
       (audience.groups ?? []).map((groupId) =>
         this.reads.list<IndexEntry>(CONTACT_NUMBERS, {
@@ -183,16 +192,26 @@ export class AudienceReader {
     );
     // Each number once, however many groups (or single contacts) reach it.
     const byNumber = new Map<string, string>();
-    for (const entry of sources.flat()) byNumber.set(entry.sort, entry.contactId);
-    for (const doc of singles) byNumber.set(doc.phoneNumber, doc.id);
+    const reached = new Map<string, number>();
+    const reach = (number: string, contactId: string) => {
+      byNumber.set(number, contactId);
+      reached.set(number, (reached.get(number) ?? 0) + 1);
+    };
+    for (const entry of sources.flat()) reach(entry.sort, entry.contactId);
+    for (const doc of singles) reach(doc.phoneNumber, doc.id);
     const ordered = [...byNumber.keys()].sort(compareText);
     const numbers = ordered.slice(0, limit);
+    let duplicates = 0;
+    for (const n of numbers) duplicates += (reached.get(n) ?? 1) - 1;
     const docs = await this.docs(numbers.map((n) => byNumber.get(n) as string));
-    const optedOut = await this.optedOut(
-      walletId,
-      docs.map((d) => d.phoneNumber),
-    );
+    const optedOut = optOuts
+      ? await this.optedOut(
+          walletId,
+          docs.map((d) => d.phoneNumber),
+        )
+      : new Set<string>();
     return {
+      duplicates,
       members: docs.map((d) => ({
         id: d.id,
         phoneNumber: d.phoneNumber,

@@ -1,5 +1,6 @@
 import type { ActivityDay } from '../../messaging/application/queries/message-activity.query';
 import {
+  carrierOutcomesChart,
   creditsPerDayChart,
   deliveryRateChart,
   formatRate,
@@ -111,5 +112,30 @@ describe('activity charts', () => {
       ]),
     ).toMatchObject({ delivered: 10, outcomes: 20, rate: 0.5 });
     expect(overallDelivery([]).rate).toBeNull();
+  });
+
+  it('draws a campaign’s carriers as bars as long as their share of the busiest, stacked by outcome', () => {
+    const svg = carrierOutcomesChart([
+      { carrier: 'MTN', delivered: 6, failed: 1, expired: 1, pending: 2 },
+      { carrier: 'AT', delivered: 5, failed: 0, expired: 0, pending: 0 },
+    ]);
+    const parts = [...svg.matchAll(/data-carrier="(\w+)" data-part="(\w+)" data-count="(\d+)"/g)].map((m) =>
+      m.slice(1),
+    );
+    expect(parts).toEqual([
+      ['MTN', 'delivered', '6'],
+      ['MTN', 'failed', '1'],
+      ['MTN', 'expired', '1'],
+      ['MTN', 'pending', '2'],
+      ['AT', 'delivered', '5'],
+    ]);
+    const widths = [...svg.matchAll(/class="bar [^"]+" x="[\d.]+" y="[\d.]+" width="([\d.]+)"/g)].map((m) =>
+      Number(m[1]),
+    );
+    const mtn = widths.slice(0, 4).reduce((a, b) => a + b, 0);
+    expect(widths[4]).toBeCloseTo(mtn / 2, 0);
+    expect(svg).toContain('6 of 10 messages delivered');
+    expect(svg).toContain('5 of 5 messages delivered');
+    expect(svg).toContain('aria-hidden="true"');
   });
 });

@@ -198,3 +198,55 @@ export function deliveryRateChart(carriers: readonly CarrierDelivery[]): string 
     .join('');
   return `<svg class="chart chart-small" viewBox="0 0 ${SMALL.width} ${height}" preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false" data-chart="delivery-rate">${bars}</svg>`;
 }
+
+/** A campaign's messages of one carrier by outcome (API.md's `by_carrier`). */
+export interface CarrierOutcomes {
+  readonly carrier: string;
+  readonly delivered: number;
+  readonly failed: number;
+  readonly expired: number;
+  /** Not final yet. */
+  readonly pending: number;
+}
+
+const CARRIER_PARTS = [
+  ['delivered', 'bar-delivered', 'delivered'],
+  ['failed', 'bar-failed', 'failed'],
+  ['expired', 'bar-expired', 'expired'],
+  ['pending', 'bar-in_progress', 'not final yet'],
+] as const;
+
+/**
+ * A campaign's messages per carrier: one horizontal bar each, stacked delivered, failed, expired
+ * and not final yet, as long as the carrier's share of the busiest carrier; its counts beneath.
+ */
+export function carrierOutcomesChart(carriers: readonly CarrierOutcomes[]): string {
+  const row = 44;
+  const labelWidth = 72;
+  const height = Math.max(1, carriers.length) * row + 4;
+  const span = SMALL.width - labelWidth;
+  const totalOf = (c: CarrierOutcomes) => c.delivered + c.failed + c.expired + c.pending;
+  const largest = Math.max(1, ...carriers.map(totalOf));
+  const bars = carriers
+    .map((c, i) => {
+      const y = 4 + i * row;
+      const name = escapeXml(c.carrier);
+      let x = labelWidth;
+      const parts = CARRIER_PARTS.filter(([key]) => c[key] > 0)
+        .map(([key, className, words]) => {
+          const w = round((c[key] / largest) * span);
+          const rect = `<rect class="bar ${className}" x="${round(x)}" y="${y + 3}" width="${w}" height="20" data-carrier="${name}" data-part="${key}" data-count="${c[key]}"><title>${name}: ${formatCount(c[key])} ${words}</title></rect>`;
+          x += w;
+          return rect;
+        })
+        .join('');
+      return (
+        `<text class="label" x="${labelWidth - 6}" y="${y + 17}" text-anchor="end">${name}</text>` +
+        `<rect class="track" x="${labelWidth}" y="${y + 3}" width="${span}" height="20"/>` +
+        parts +
+        `<text class="axis" x="${labelWidth}" y="${y + 38}">${formatCount(c.delivered)} of ${plural(totalOf(c), 'message')} delivered</text>`
+      );
+    })
+    .join('');
+  return `<svg class="chart chart-small" viewBox="0 0 ${SMALL.width} ${height}" preserveAspectRatio="xMidYMid meet" aria-hidden="true" focusable="false" data-chart="campaign-carriers">${bars}</svg>`;
+}

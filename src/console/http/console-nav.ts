@@ -23,6 +23,7 @@ export const CONSOLE_NAV: readonly NavEntry[] = [
   { key: 'contacts', href: '/console/contacts', label: 'Contacts', permission: 'read' },
   { key: 'groups', href: '/console/groups', label: 'Groups', permission: 'read' },
   { key: 'templates', href: '/console/templates', label: 'Templates', permission: 'read' },
+  { key: 'campaigns', href: '/console/campaigns', label: 'Campaigns', permission: 'read' },
   { key: 'buy', href: '/console/billing', label: 'Buy credits', permission: 'billing' },
   { key: 'history', href: '/console/wallet', label: 'Wallet history', permission: 'read' },
   { key: 'statement', href: '/console/statement', label: 'Statement', permission: 'read' },

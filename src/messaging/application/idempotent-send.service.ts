@@ -27,13 +27,16 @@ export type IdempotencyKeyClaimedData = {
   readonly requestHash: string;
   /** The message a single send runs under… */
   readonly messageId?: string;
-  /** …or the batch a batch send (POST /v1/messages/batch) runs under. */
+  /** …or the batch a batch send (POST /v1/messages/batch) runs under… */
   readonly batchId?: string;
+  /** …or the campaign a campaign (POST /v1/campaigns, its retry) runs under. */
+  readonly campaignId?: string;
   readonly claimedAt: string;
 };
 
-/** The id a claim runs its request under: its batch's, else its message's. */
-export const claimedId = (claim: IdempotencyKeyClaimedData): string => claim.batchId ?? claim.messageId ?? '';
+/** The id a claim runs its request under: its batch's or campaign's, else its message's. */
+export const claimedId = (claim: IdempotencyKeyClaimedData): string =>
+  claim.batchId ?? claim.campaignId ?? claim.messageId ?? '';
 /** A refusal that is part of the answer (402): replayed as it was. */
 export type IdempotentRequestRefusedData = {
   readonly kind: ErrorKind;
@@ -123,8 +126,8 @@ export interface ClaimedRequest<T> {
    * ID it named was withdrawn, still gets the answer recorded under its key (issue 28).
    */
   check(): Promise<void>;
-  /** The claim's id for a first run: `{ messageId }` or `{ batchId }`, new. */
-  newClaim(): { readonly messageId: string } | { readonly batchId: string };
+  /** The claim's id for a first run: `{ messageId }`, `{ batchId }` or `{ campaignId }`, new. */
+  newClaim(): { readonly messageId: string } | { readonly batchId: string } | { readonly campaignId: string };
   /** Runs the request under the id: the first time, or to finish one whose first run died. */
   run(id: string): Promise<{ readonly answer: T; readonly replayed: boolean }>;
   /** The answer recorded under the id, or null while there is none (yet). */

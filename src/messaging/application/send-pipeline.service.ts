@@ -39,6 +39,8 @@ export interface SendOptions {
   readonly idempotencyKey?: string | null;
   /** The batch the message is sent in (recorded on it). */
   readonly batchId?: string;
+  /** The campaign the message is sent in (recorded on it). */
+  readonly campaignId?: string;
   /**
    * A secret message (a one-time code): its text is recorded only sealed, and every read (events'
    * `body`, read models, webhooks, /v1/messages, the console) shows `displayText` instead.
@@ -214,7 +216,8 @@ export class SendPipeline {
     const shown = options.secret
       ? { ...data, body: options.secret.displayText, sealedBody: this.secrets.seal(valid.message) }
       : data;
-    return options.batchId ? { ...shown, batchId: options.batchId } : shown;
+    if (options.batchId) return { ...shown, batchId: options.batchId };
+    return options.campaignId ? { ...shown, campaignId: options.campaignId } : shown;
   }
 
   /** True when the reservation was recorded now, with the message; false when it already was. */

@@ -25,6 +25,8 @@ export type MessageQueuedData = {
   readonly idempotencyKey: string | null;
   /** The batch (POST /v1/messages/batch) the message was sent in; absent for a single send. */
   readonly batchId?: string;
+  /** The campaign (POST /v1/campaigns) the message was sent in; absent otherwise. */
+  readonly campaignId?: string;
   /**
    * A secret message (a one-time code): its text sealed with the SecretBox (AES-256-GCM), opened
    * only by the dispatcher to hand it to the carrier. `body` is then the masked display text that

@@ -63,6 +63,15 @@ export class ListMessagesQuery {
   @IsString()
   @MaxLength(64)
   batch?: string;
+
+  @ApiPropertyOptional({
+    description: 'Only the messages of this campaign (POST /v1/campaigns)',
+    example: 'cmp_…',
+  })
+  @IsOptional()
+  @IsString()
+  @MaxLength(64)
+  campaign?: string;
 }
 
 export class DeliveryReportResponse {

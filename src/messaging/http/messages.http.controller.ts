@@ -111,10 +111,19 @@ export class MessagesHttpController {
   @Get()
   @ApiOperation({ summary: "The wallet's messages, newest first" })
   @ApiOkResponse({ type: MessageListResponse })
-  @ApiErrors({ 400: ['invalid_limit'], 404: ['resource_missing (starting_after, batch)'] })
+  @ApiErrors({
+    400: ['invalid_limit', 'parameter_invalid (batch with campaign)'],
+    404: ['resource_missing (starting_after, batch, campaign)'],
+  })
   list(@CurrentPrincipal() principal: Principal, @Query() query: ListMessagesQuery) {
     return this.queries.execute(
-      new MessagesPage(scopeOf(principal), query.limit ?? 20, query.starting_after, query.batch),
+      new MessagesPage(
+        scopeOf(principal),
+        query.limit ?? 20,
+        query.starting_after,
+        query.batch,
+        query.campaign,
+      ),
     );
   }
 

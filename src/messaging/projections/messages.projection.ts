@@ -200,12 +200,13 @@ export const messagesProjection: Projection = {
         { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
         { fresh: true },
       );
-      if (event.data.batchId) {
+      const group = event.data.batchId ?? event.data.campaignId;
+      if (group) {
         view.put(
           BATCH_MESSAGES,
           messageId,
           { messageId },
-          { partition: event.data.batchId, sort: doc.sort },
+          { partition: group, sort: doc.sort },
           { fresh: true },
         );
       }

@@ -8,6 +8,8 @@ import { ConcurrencyError, EventStore, RecordedEvent } from './event-store.port'
 export interface SnapshotCodec<State> {
   /** Take a snapshot once this many events were appended since the last one. */
   readonly every: number;
+  /** When given, `every` for this state (a bigger state is snapshotted less often). */
+  interval?(state: State): number;
   encode(state: State): unknown;
   decode(data: unknown): State;
 }
@@ -196,7 +198,7 @@ export class AggregateStore {
     after: bigint,
     codec: SnapshotCodec<State>,
   ): Promise<void> {
-    const every = BigInt(codec.every);
+    const every = BigInt(codec.interval ? codec.interval(state) : codec.every);
     if ((before + 1n) / every === (after + 1n) / every) return;
     try {
       await this.events.append(

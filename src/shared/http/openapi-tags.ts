@@ -25,5 +25,10 @@ export const OPENAPI_TAGS: readonly { readonly name: string; readonly descriptio
     name: 'audiences',
     description: 'Contacts, groups, CSV imports of contacts, and message templates with placeholders.',
   },
+  {
+    name: 'campaigns',
+    description:
+      'Campaigns to audiences: one personalised message per number of groups and contacts, every credit held at once; counts by status and carrier, a CSV report, cancel and retry.',
+  },
   { name: 'audit', description: "The account's audit log: who did what, from where." },
 ];

@@ -29,15 +29,21 @@ const BALANCE_EVENTS: readonly WalletEvent['type'][] = [
   'CreditsAdded',
   'CreditsReserved',
   'ReservationReleased',
+  'CreditsHeld',
+  'HeldCreditsReleased',
 ];
 
 function smsLeftChange(event: WalletEvent): number {
   switch (event.type) {
     case 'CreditsAdded':
     case 'ReservationReleased':
+    case 'HeldCreditsReleased':
       return event.data.sms;
-    case 'CreditsReserved':
+    case 'CreditsHeld':
       return -event.data.sms;
+    case 'CreditsReserved':
+      // From a campaign's hold, the credits left sms_left when they were held.
+      return event.data.holdId !== undefined ? 0 : -event.data.sms;
     default:
       return 0;
   }

@@ -121,7 +121,7 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(taken).toMatchObject({ status: 'rejected', reason: expect.any(ConcurrencyError) });
     expect(fine).toMatchObject({ status: 'fulfilled', value: { ok: true } });
     const stored = await new AggregateStore(theirs).load(walletStream(walletId), walletDecider);
-    expect([...stored.state.reserved.keys()]).toEqual(['msg_fine']);
+    expect([...stored.state.reserved].map(([id]) => id)).toEqual(['msg_fine']);
   });
 
   const reserveBatch = (q: WalletCommandQueue, ids: string[]) =>
@@ -177,7 +177,7 @@ describe('WalletCommandQueue with another process writing the same wallet', () =
     expect(written.slice(0, 1)).toEqual([`wallet-${walletId} CreditsReserved`]);
     expect(written).toContain('message-msg_fine MessageQueued');
     const stored = await new AggregateStore(theirs).load(walletStream(walletId), walletDecider);
-    expect([...stored.state.reserved.keys()].sort()).toEqual(['msg_fine', 'msg_taken']);
+    expect([...stored.state.reserved].map(([id]) => id).sort()).toEqual(['msg_fine', 'msg_taken']);
   });
 });
 

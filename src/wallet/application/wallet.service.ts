@@ -98,6 +98,45 @@ export class WalletService {
     );
   }
 
+  /**
+   * Holds a campaign's credits in one decision, all or none (402). `alongside` (the campaign's
+   * record) is written with the hold, in one write where the store allows it, and never without it.
+   */
+  hold(
+    walletId: string,
+    holdId: string,
+    sms: number,
+    alongside: readonly StreamAppend[],
+  ): Promise<WalletResult> {
+    return this.executor.execute(
+      walletId,
+      { type: 'HoldCredits', holdId, sms, instance: this.instance.id },
+      alongside,
+    );
+  }
+
+  /**
+   * Reserves a chunk of a campaign's messages from its hold, all or none; `alongside` (the
+   * messages' first appends, the campaign's progress) is recorded with the reservations.
+   */
+  reserveFromHold(
+    walletId: string,
+    holdId: string,
+    reservations: readonly { messageId: string; sms: number }[],
+    alongside: readonly StreamAppend[],
+  ): Promise<WalletResult> {
+    return this.executor.execute(
+      walletId,
+      { type: 'ReserveFromHold', holdId, reservations, instance: this.instance.id },
+      alongside,
+    );
+  }
+
+  /** Gives back what is left of a hold (a campaign canceled or finished); idempotent. */
+  releaseHold(walletId: string, holdId: string, reason: string): Promise<WalletResult> {
+    return this.executor.execute(walletId, { type: 'ReleaseHold', holdId, reason });
+  }
+
   capture(walletId: string, messageId: string): Promise<WalletResult> {
     return this.executor.execute(walletId, { type: 'CaptureReservation', messageId });
   }

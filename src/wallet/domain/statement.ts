@@ -1,6 +1,7 @@
 import { invalid, type DomainError } from '../../shared/domain-error';
 import { err, ok, type Result } from '../../shared/result';
 import type { WalletEvent } from './wallet.events';
+import { csvField } from '../../shared/csv-field';
 
 /** A wallet event with the time it was recorded: what a statement folds. */
 export type DatedWalletEvent = WalletEvent & { readonly recordedAt: Date };
@@ -167,13 +168,6 @@ function balanceChange(event: WalletEvent): number {
 }
 
 const CSV_HEADER = 'date,type,reference,description,sms';
-
-/** A CSV field: quoted when it holds a comma, quote or line break; never read as a formula. */
-function csvField(value: string | number): string {
-  let text = String(value);
-  if (/^[=+\-@\t\r]/.test(text) && typeof value === 'string') text = `'${text}`;
-  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
-}
 
 /**
  * The statement as CSV: the opening balance, then per day each purchase (with its checkout id) and

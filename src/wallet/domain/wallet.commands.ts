@@ -37,6 +37,21 @@ export type WalletCommand =
       readonly reservations: readonly { readonly messageId: string; readonly sms: number }[];
       readonly instance?: string;
     }
+  | {
+      /** A campaign's credits, all at once (402 and nothing otherwise). */
+      readonly type: 'HoldCredits';
+      readonly holdId: string;
+      readonly sms: number;
+      readonly instance?: string;
+    }
+  | {
+      /** A chunk of a campaign's messages, reserved from its hold: all of them or none. */
+      readonly type: 'ReserveFromHold';
+      readonly holdId: string;
+      readonly reservations: readonly { readonly messageId: string; readonly sms: number }[];
+      readonly instance?: string;
+    }
+  | { readonly type: 'ReleaseHold'; readonly holdId: string; readonly reason: string }
   | { readonly type: 'CaptureReservation'; readonly messageId: string }
   | { readonly type: 'ReleaseReservation'; readonly messageId: string; readonly reason: string };
 
@@ -55,6 +70,12 @@ export function decideWalletCommand(
       return wallet.reserve(w, { ...command, now });
     case 'ReserveBatch':
       return wallet.reserveAll(w, { ...command, now });
+    case 'HoldCredits':
+      return wallet.hold(w, { ...command, now });
+    case 'ReserveFromHold':
+      return wallet.reserveFromHold(w, { ...command, now });
+    case 'ReleaseHold':
+      return wallet.releaseHold(w, command);
     case 'CaptureReservation':
       return wallet.capture(w, command);
     case 'ReleaseReservation':

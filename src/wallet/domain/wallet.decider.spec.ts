@@ -3,16 +3,20 @@ import { fold } from '../../shared/decider';
 import {
   addCredits,
   capture,
+  hold,
   InsufficientCredit,
   open,
   release,
+  releaseHold,
   reserve,
   reserveAll,
+  reserveFromHold,
   smsLeft,
   walletDecider,
   walletSnapshots,
 } from './wallet.decider';
 import type { WalletEvent } from './wallet.events';
+import { ReservationMap } from './reservation-map';
 import { decideAll, decideWalletCommand, type WalletCommand } from './wallet.commands';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -221,6 +225,102 @@ describe('wallet decider', () => {
     });
   });
 
+  describe('holds (a campaign: all its credits at once, then its messages from the hold)', () => {
+    const held = (holdId: string, sms: number): WalletEvent => ({
+      type: 'CreditsHeld',
+      data: { holdId, sms, heldAt: now.toISOString() },
+    });
+    const fromHold = (messageId: string, sms: number, holdId = 'cmp_1'): WalletEvent => ({
+      type: 'CreditsReserved',
+      data: { messageId, sms, reservedAt: now.toISOString(), holdId },
+    });
+    const r = (messageId: string, sms: number) => ({ messageId, sms });
+
+    it('holds the whole campaign in one decision, or refuses it all with a 402', () => {
+      expect(events(hold(given(opened, added(10)), { holdId: 'cmp_1', sms: 10, now }))).toEqual([
+        held('cmp_1', 10),
+      ]);
+      const refused = hold(given(opened, added(10), reserved('msg_0', 1)), { holdId: 'cmp_1', sms: 10, now });
+      expect(refused).toMatchObject({
+        ok: false,
+        error: {
+          kind: 'insufficient_credit',
+          message: 'This campaign needs 10 credits but the wallet has 9 left',
+        },
+      });
+    });
+    it('takes held credits out of sms_left, and a hold made once is never made again', () => {
+      const w = given(opened, added(10), held('cmp_1', 6));
+      expect(smsLeft(w)).toBe(4);
+      expect(events(hold(w, { holdId: 'cmp_1', sms: 6, now }))).toEqual([]);
+      const usedUp = given(opened, added(10), held('cmp_1', 2), fromHold('m1', 2));
+      expect(events(hold(usedUp, { holdId: 'cmp_1', sms: 2, now }))).toEqual([]);
+    });
+    it('reserves messages from the hold without moving sms_left, skipping those already reserved', () => {
+      const w = given(opened, added(10), held('cmp_1', 6), fromHold('m1', 2));
+      expect(smsLeft(w)).toBe(4);
+      expect(w.holds.get('cmp_1')).toBe(4);
+      expect(
+        events(reserveFromHold(w, { holdId: 'cmp_1', reservations: [r('m1', 2), r('m2', 3)], now })),
+      ).toEqual([fromHold('m2', 3)]);
+      const after = fold(walletDecider, [fromHold('m2', 3)], w);
+      expect({ left: smsLeft(after), hold: after.holds.get('cmp_1'), reserved: after.reservedTotal }).toEqual(
+        {
+          left: 4,
+          hold: 1,
+          reserved: 5,
+        },
+      );
+    });
+    it('refuses a chunk bigger than what is left of the hold, or one from a closed hold', () => {
+      const w = given(opened, added(10), held('cmp_1', 3));
+      expect(
+        reserveFromHold(w, { holdId: 'cmp_1', reservations: [r('m1', 2), r('m2', 2)], now }),
+      ).toMatchObject({
+        ok: false,
+        error: { code: 'hold_exceeded' },
+      });
+      const released = fold(
+        walletDecider,
+        events(releaseHold(w, { holdId: 'cmp_1', reason: 'canceled' }))!,
+        w,
+      );
+      expect(reserveFromHold(released, { holdId: 'cmp_1', reservations: [r('m1', 1)], now })).toMatchObject({
+        ok: false,
+        error: { code: 'hold_closed' },
+      });
+    });
+    it('releases what is left of a hold once, and an emptied hold closes itself', () => {
+      const w = given(opened, added(10), held('cmp_1', 5), fromHold('m1', 2));
+      const released = events(releaseHold(w, { holdId: 'cmp_1', reason: 'canceled' }));
+      expect(released).toEqual([
+        { type: 'HeldCreditsReleased', data: { holdId: 'cmp_1', sms: 3, reason: 'canceled' } },
+      ]);
+      const after = fold(walletDecider, released!, w);
+      expect({ left: smsLeft(after), holds: after.holds.size }).toEqual({ left: 8, holds: 0 });
+      expect(events(releaseHold(after, { holdId: 'cmp_1', reason: 'again' }))).toEqual([]);
+      const usedUp = given(opened, added(10), held('cmp_1', 2), fromHold('m1', 2));
+      expect({ holds: usedUp.holds.size, held: usedUp.heldTotal }).toEqual({ holds: 0, held: 0 });
+    });
+    it('snapshots keep holds, and are taken less often for a wallet with many open reservations', () => {
+      const w = given(opened, added(10), held('cmp_1', 5), fromHold('m1', 2));
+      expect(walletSnapshots.decode(JSON.parse(JSON.stringify(walletSnapshots.encode(w))))).toEqual(w);
+      expect(walletSnapshots.interval(w)).toBe(500);
+      const busy = {
+        ...w,
+        reserved: ReservationMap.from(Array.from({ length: 100_000 }, (_, i) => [`m${i}`, 1] as const)),
+      };
+      expect(walletSnapshots.interval(busy)).toBe(128_000);
+    });
+    it('reads a snapshot taken before holds existed', () => {
+      const old = { ...walletSnapshots.encode(given(opened, added(3))) } as Record<string, unknown>;
+      delete old.holds;
+      delete old.holdIds;
+      delete old.heldTotal;
+      expect(smsLeft(walletSnapshots.decode(old))).toBe(3);
+    });
+  });
+
   describe('capture and release', () => {
     const w = given(opened, added(10), reserved('msg_1', 3));
     it('capture spends the reservation', () => {
@@ -277,6 +377,28 @@ describe('wallet decider', () => {
       fc
         .integer({ min: 0, max: 8 })
         .map((id): WalletCommand => ({ type: 'ReleaseReservation', messageId: `m${id}`, reason: 'r' })),
+      fc
+        .record({ id: fc.integer({ min: 0, max: 2 }), sms: fc.integer({ min: 1, max: 20 }) })
+        .map(({ id, sms }): WalletCommand => ({ type: 'HoldCredits', holdId: `h${id}`, sms })),
+      fc
+        .record({
+          id: fc.integer({ min: 0, max: 2 }),
+          items: fc.array(
+            fc.record({ id: fc.integer({ min: 0, max: 8 }), sms: fc.integer({ min: 1, max: 5 }) }),
+            {
+              minLength: 1,
+              maxLength: 3,
+            },
+          ),
+        })
+        .map(({ id, items }): WalletCommand => ({
+          type: 'ReserveFromHold',
+          holdId: `h${id}`,
+          reservations: items.map((i) => ({ messageId: `m${i.id}`, sms: i.sms })),
+        })),
+      fc
+        .integer({ min: 0, max: 2 })
+        .map((id): WalletCommand => ({ type: 'ReleaseHold', holdId: `h${id}`, reason: 'r' })),
     );
     const snapshot = (w: ReturnType<typeof given>) => JSON.stringify(walletSnapshots.encode(w));
 
@@ -333,10 +455,22 @@ describe('wallet decider', () => {
     expect(walletSnapshots.decode(JSON.parse(JSON.stringify(walletSnapshots.encode(w))))).toEqual(w);
   });
 
-  it('never lets sms_left go negative and keeps credits in = sms_left + captured + reserved, whatever the commands', () => {
-    type Cmd = { kind: 'add' | 'reserve' | 'capture' | 'release'; id: number; sms: number };
+  it('never lets sms_left go negative and keeps credits in = sms_left + captured + reserved + held, whatever the commands', () => {
+    type Cmd = {
+      kind: 'add' | 'reserve' | 'capture' | 'release' | 'hold' | 'fromHold' | 'releaseHold';
+      id: number;
+      sms: number;
+    };
     const command = fc.record({
-      kind: fc.constantFrom<Cmd['kind']>('add', 'reserve', 'capture', 'release'),
+      kind: fc.constantFrom<Cmd['kind']>(
+        'add',
+        'reserve',
+        'capture',
+        'release',
+        'hold',
+        'fromHold',
+        'releaseHold',
+      ),
       id: fc.integer({ min: 0, max: 8 }),
       sms: fc.integer({ min: 1, max: 20 }),
     });
@@ -352,12 +486,23 @@ describe('wallet decider', () => {
                 ? reserve(w, { messageId: `m${c.id}`, sms: c.sms, now })
                 : c.kind === 'capture'
                   ? capture(w, { messageId: `m${c.id}` })
-                  : release(w, { messageId: `m${c.id}`, reason: 'r' });
+                  : c.kind === 'release'
+                    ? release(w, { messageId: `m${c.id}`, reason: 'r' })
+                    : c.kind === 'hold'
+                      ? hold(w, { holdId: `h${c.id % 3}`, sms: c.sms, now })
+                      : c.kind === 'fromHold'
+                        ? reserveFromHold(w, {
+                            holdId: `h${c.id % 3}`,
+                            reservations: [{ messageId: `m${c.id}`, sms: 1 + (c.sms % 4) }],
+                            now,
+                          })
+                        : releaseHold(w, { holdId: `h${c.id % 3}`, reason: 'r' });
           if (!result.ok) continue;
           for (const e of result.value) if (e.type === 'CreditsAdded') creditsIn += e.data.sms;
           w = fold(walletDecider, result.value, w);
           expect(smsLeft(w)).toBeGreaterThanOrEqual(0);
-          expect(creditsIn).toBe(smsLeft(w) + w.captured + w.reservedTotal);
+          expect(w.heldTotal).toBe([...w.holds.values()].reduce((a, b) => a + b, 0));
+          expect(creditsIn).toBe(smsLeft(w) + w.captured + w.reservedTotal + w.heldTotal);
         }
       }),
     );

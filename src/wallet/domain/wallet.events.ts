@@ -24,7 +24,25 @@ export type CreditsReserved = DomainEvent<
      * dies before the message is queued, the reservation is released at once, not after a grace.
      */
     instance?: string;
+    /**
+     * Taken from this hold (a campaign's credits, held at once by CreditsHeld): the hold shrinks by
+     * `sms` as the reservation opens, so sms_left does not change. Absent for an ordinary send.
+     */
+    holdId?: string;
   }
+>;
+/**
+ * A campaign's credits, all of them in one decision (API.md: all at once, or 402 and nothing). Its
+ * messages' reservations are then taken from the hold as they are written (CreditsReserved with
+ * `holdId`); what is left of it when the campaign stops is released (HeldCreditsReleased).
+ */
+export type CreditsHeld = DomainEvent<
+  'CreditsHeld',
+  { holdId: string; sms: number; heldAt: string; instance?: string }
+>;
+export type HeldCreditsReleased = DomainEvent<
+  'HeldCreditsReleased',
+  { holdId: string; sms: number; reason: string }
 >;
 export type ReservationCaptured = DomainEvent<'ReservationCaptured', { messageId: string; sms: number }>;
 export type ReservationReleased = DomainEvent<
@@ -33,7 +51,13 @@ export type ReservationReleased = DomainEvent<
 >;
 
 export type WalletEvent =
-  WalletOpened | CreditsAdded | CreditsReserved | ReservationCaptured | ReservationReleased;
+  | WalletOpened
+  | CreditsAdded
+  | CreditsReserved
+  | ReservationCaptured
+  | ReservationReleased
+  | CreditsHeld
+  | HeldCreditsReleased;
 
 export const WALLET_EVENT_TYPES: readonly WalletEvent['type'][] = [
   'WalletOpened',
@@ -41,6 +65,8 @@ export const WALLET_EVENT_TYPES: readonly WalletEvent['type'][] = [
   'CreditsReserved',
   'ReservationCaptured',
   'ReservationReleased',
+  'CreditsHeld',
+  'HeldCreditsReleased',
 ];
 
 export const walletStream = (walletId: string) => `wallet-${walletId}`;

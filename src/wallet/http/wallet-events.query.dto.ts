@@ -1,6 +1,7 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { IsOptional, Matches } from 'class-validator';
 import { PageLimit } from '../../shared/http/pagination';
+import { WALLET_EVENT_TYPES } from '../domain/wallet.events';
 
 /** `GET /v1/wallet/events` query: validated by class-validator into API.md's 400s. */
 export class WalletEventsQuery {
@@ -21,7 +22,7 @@ export class WalletEventResponse {
   @ApiProperty({ description: "The event's place in the wallet's stream, from 0" }) revision!: number;
   @ApiProperty({
     example: 'CreditsReserved',
-    enum: ['WalletOpened', 'CreditsAdded', 'CreditsReserved', 'ReservationCaptured', 'ReservationReleased'],
+    enum: WALLET_EVENT_TYPES,
   })
   type!: string;
   @ApiProperty({ description: 'The event as recorded; credits are integers' }) data!: Record<string, unknown>;

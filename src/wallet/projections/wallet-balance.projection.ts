@@ -15,7 +15,9 @@ export interface WalletBalanceView {
   readonly captured: number;
   readonly reserved: number;
   readonly openReservations: number;
-  /** creditsIn - captured - reserved: what can still be sent. */
+  /** Campaigns' credits held and not yet taken by their messages (absent on older documents). */
+  readonly held?: number;
+  /** creditsIn - captured - reserved - held: what can still be sent. */
   readonly smsLeft: number;
   readonly revision: string;
   readonly updatedAt: string;
@@ -45,7 +47,7 @@ export const walletBalanceProjection: Projection = {
     const next = applyWalletEvent(base, event);
     view.put(WALLETS, walletId, {
       ...next,
-      smsLeft: next.creditsIn - next.captured - next.reserved,
+      smsLeft: next.creditsIn - next.captured - next.reserved - (next.held ?? 0),
       revision: recorded.revision.toString(),
       updatedAt: recorded.recordedAt.toISOString(),
     });
@@ -59,7 +61,17 @@ function applyWalletEvent(w: WalletBalanceView, event: WalletEvent): WalletBalan
     case 'CreditsAdded':
       return { ...w, creditsIn: w.creditsIn + event.data.sms };
     case 'CreditsReserved':
-      return { ...w, reserved: w.reserved + event.data.sms, openReservations: w.openReservations + 1 };
+      return {
+        ...w,
+        reserved: w.reserved + event.data.sms,
+        openReservations: w.openReservations + 1,
+        // Taken from a hold: the credits only move from the hold to the message.
+        ...(event.data.holdId !== undefined ? { held: (w.held ?? 0) - event.data.sms } : {}),
+      };
+    case 'CreditsHeld':
+      return { ...w, held: (w.held ?? 0) + event.data.sms };
+    case 'HeldCreditsReleased':
+      return { ...w, held: (w.held ?? 0) - event.data.sms };
     case 'ReservationCaptured':
       return {
         ...w,

@@ -150,7 +150,7 @@ export class RecentContactImportsHandler implements IQueryHandler<RecentContactI
 export class AudiencePageHandler implements IQueryHandler<AudiencePage> {
   constructor(private readonly reader: AudienceReader) {}
 
-  async execute({ walletId, audience, afterNumber, limit, catchUp }: AudiencePage) {
+  async execute({ walletId, audience, afterNumber, limit, catchUp, optOuts }: AudiencePage) {
     if (catchUp) await this.reader.caughtUp();
     for (const [index, groupId] of (audience.groups ?? []).entries())
       await this.reader.liveGroup(walletId, groupId, `audience.groups[${index}]`);
@@ -158,6 +158,6 @@ export class AudiencePageHandler implements IQueryHandler<AudiencePage> {
       const doc = await this.reader.get<ContactDoc>(CONTACTS, contactId);
       if (!doc || doc.walletId !== walletId) throw contactMissing(`audience.contacts[${index}]`);
     }
-    return this.reader.audiencePage(walletId, audience, afterNumber, limit);
+    return this.reader.audiencePage(walletId, audience, afterNumber, limit, optOuts);
   }
 }

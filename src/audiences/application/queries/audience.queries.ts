@@ -1,7 +1,7 @@
 import { Query } from '@nestjs/cqrs';
 import type { ListPage } from '../../../shared/http/pagination';
-import type { Audience, ContactsQuery } from '../audience-reader';
-import type { ApiContact, ApiContactImport, ApiGroup, ApiTemplate, AudienceMember } from '../audience-views';
+import type { Audience, AudiencePageView, ContactsQuery } from '../audience-reader';
+import type { ApiContact, ApiContactImport, ApiGroup, ApiTemplate } from '../audience-views';
 
 /** One contact, from the log (so what a write just answered): 404 for another wallet's. */
 export class ContactById extends Query<ApiContact> {
@@ -86,15 +86,19 @@ export class RecentContactImports extends Query<ApiContactImport[]> {
  * end). Memory is one page of each group. Unknown or deleted groups and contacts are `404` with
  * `param` `audience.groups[i]` / `audience.contacts[i]`. With `catchUp` (the first page) the
  * read models are first brought up to the log's head, so the audience includes every contact
- * written before the campaign.
+ * written before the campaign. `duplicates` counts the extra times a number of the page was
+ * reached (through a second group, or as a single contact too): a campaign's `skipped.duplicate`.
+ * Without `optOuts` (a transactional campaign sends to opted-out numbers) no opt-out is read and
+ * every member's `optedOut` is false.
  */
-export class AudiencePage extends Query<{ members: AudienceMember[]; next: string | null }> {
+export class AudiencePage extends Query<AudiencePageView> {
   constructor(
     readonly walletId: string,
     readonly audience: Audience,
     readonly afterNumber: string | null,
     readonly limit: number,
     readonly catchUp = true,
+    readonly optOuts = true,
   ) {
     super();
   }

@@ -5,7 +5,7 @@ import type { ApiMessage } from '../../projections/messages.projection';
 
 /**
  * A page of the wallet's messages, newest first, after the message `startingAfter`; only those
- * of the batch `batch` when given.
+ * of the batch `batch`, or of the campaign `campaign`, when given.
  */
 export class MessagesPage extends Query<ListPage<ApiMessage>> {
   constructor(
@@ -13,6 +13,7 @@ export class MessagesPage extends Query<ListPage<ApiMessage>> {
     readonly limit: number,
     readonly startingAfter?: string,
     readonly batch?: string,
+    readonly campaign?: string,
   ) {
     super();
   }

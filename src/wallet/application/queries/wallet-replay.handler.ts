@@ -26,7 +26,8 @@ export class WalletReplayHandler implements IQueryHandler<WalletReplay, WalletRe
       readModel.smsLeft === left &&
       readModel.captured === wallet.captured &&
       readModel.reserved === wallet.reservedTotal &&
-      creditsIn === left + wallet.captured + wallet.reservedTotal;
+      (readModel.held ?? 0) === wallet.heldTotal &&
+      creditsIn === left + wallet.captured + wallet.reservedTotal + wallet.heldTotal;
     return {
       wallet: walletId,
       events: replayed.events,
@@ -36,6 +37,7 @@ export class WalletReplayHandler implements IQueryHandler<WalletReplay, WalletRe
       captured: wallet.captured,
       reserved: wallet.reservedTotal,
       open_reservations: wallet.reserved.size,
+      held: wallet.heldTotal,
       consistent,
     };
   }

@@ -10,6 +10,8 @@ export interface WalletReplayReport {
   readonly captured: number;
   readonly reserved: number;
   readonly open_reservations: number;
+  /** Campaigns' credits held, not yet taken by their messages. */
+  readonly held: number;
   readonly consistent: boolean;
 }
 
