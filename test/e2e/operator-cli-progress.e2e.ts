@@ -68,6 +68,7 @@ describe('operator CLI progress on stderr for long work', () => {
       captured: 5999,
       reserved: 1,
       open_reservations: 1,
+      held: 0,
       consistent: true,
     });
     const lines = progressLines(stderr, 'wallet:replay');
