@@ -10,7 +10,7 @@ import {
 import { newId } from '../../shared/ids';
 import { InstanceIdentity } from '../../shared/instances/instance-identity';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
-import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { QueuedWorkLoop } from '../../shared/queued-work-loop';
 import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { ProjectionsService } from '../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
@@ -59,12 +59,11 @@ interface Running {
 @Injectable()
 export class ContactImportWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('contact-imports');
-  private readonly loop: PollingLoop;
-  private stopped = true;
+  private readonly queue: QueuedWorkLoop;
 
   constructor(
     @Inject(EVENT_STORE) private readonly events: EventStore,
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(READ_STORE) reads: ReadStore,
     private readonly store: AudienceStore,
     private readonly projections: ProjectionsService,
     private readonly instance: InstanceIdentity,
@@ -75,45 +74,27 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
     changes: ReadModelChanges,
   ) {
     // Rests while no import is queued; a new one (listed by the read model) wakes it.
-    this.loop = new PollingLoop(
-      options.importPollMs,
-      () => this.tick(),
-      (error) => this.logger.warn(`contact import tick failed: ${error.message}`),
-      { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([IMPORT_QUEUE], wake) },
+    this.queue = new QueuedWorkLoop(
+      {
+        noun: 'contact import',
+        collection: IMPORT_QUEUE,
+        partition: PROCESSING,
+        pollMs: options.importPollMs,
+        restMs: config.idlePollMs,
+        run: (id) => this.run(id),
+      },
+      reads,
+      changes,
+      this.logger,
     );
   }
 
   onApplicationBootstrap(): void {
-    if (!runsProcessManagersHere(this.config)) return;
-    this.stopped = false;
-    this.loop.start();
+    if (runsProcessManagersHere(this.config)) this.queue.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.loop.stop();
-  }
-
-  /**
-   * Runs the imports waiting, oldest first, one after the other; with none queued the loop may
-   * rest (null), else it looks again after its interval (one may be another process's). Exposed
-   * for tests.
-   */
-  async tick(): Promise<NextDue> {
-    const queued = await this.reads.list<{ id: string }>(IMPORT_QUEUE, {
-      partition: PROCESSING,
-      order: 'asc',
-      limit: 20,
-    });
-    if (queued.length === 0) return null;
-    for (const { id } of queued) {
-      if (this.stopped) return;
-      // One import's trouble (a store that failed mid-chunk) must not hold up the others: it is
-      // tried again at the next tick, from what the log says.
-      await this.run(id).catch((error: unknown) =>
-        this.logger.warn(`contact import ${id} stopped, to be resumed: ${(error as Error).message}`),
-      );
-    }
+    await this.queue.stop();
   }
 
   private async run(importId: string): Promise<void> {
@@ -143,7 +124,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
     }
     let last = running.position;
     while (running.state.chunksDone < running.state.chunks) {
-      if (this.stopped) return; // the next start (or another process) resumes from the log
+      if (this.queue.isStopped()) return; // the next start (or another process) resumes from the log
       const next = await this.applyChunk(importId, running);
       if (!next) return;
       running = next;
@@ -161,7 +142,7 @@ export class ContactImportWorker implements OnApplicationBootstrap, OnApplicatio
    */
   private async readModelReached(position: bigint | null): Promise<boolean> {
     for (;;) {
-      if (this.stopped) return false;
+      if (this.queue.isStopped()) return false;
       try {
         await this.projections.waitFor(position, [AUDIENCES_PROJECTION]);
         return true;

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdo
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { InstanceLiveness } from '../../shared/instances/instance-liveness.service';
-import { NextDue, PollingLoop } from '../../shared/polling-loop';
+import { QueuedWorkLoop } from '../../shared/queued-work-loop';
 import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { READ_STORE, ReadStore } from '../../shared/read-store/read-store.port';
 import { CAMPAIGNS_OPTIONS, CampaignsOptions } from '../campaigns.options';
@@ -22,11 +22,10 @@ import { CampaignStore } from './campaign-store';
 @Injectable()
 export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShutdown {
   private readonly logger = new Logger('campaigns');
-  private readonly loop: PollingLoop;
-  private stopped = true;
+  private readonly queue: QueuedWorkLoop;
 
   constructor(
-    @Inject(READ_STORE) private readonly reads: ReadStore,
+    @Inject(READ_STORE) reads: ReadStore,
     private readonly store: CampaignStore,
     private readonly expander: CampaignExpander,
     private readonly liveness: InstanceLiveness,
@@ -36,47 +35,30 @@ export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShut
     changes: ReadModelChanges,
   ) {
     // Rests while no campaign has work left; a new one (listed by the read model) wakes it.
-    this.loop = new PollingLoop(
-      options.pollMs,
-      () => this.tick(),
-      (error) => this.logger.warn(`campaign tick failed: ${error.message}`),
-      { restMs: config.idlePollMs, wakeOn: (wake) => changes.on([CAMPAIGN_WORK], wake) },
+    this.queue = new QueuedWorkLoop(
+      {
+        noun: 'campaign',
+        collection: CAMPAIGN_WORK,
+        partition: WORK_PARTITION,
+        pollMs: options.pollMs,
+        restMs: config.idlePollMs,
+        run: (id, stopped) => this.run(id, stopped),
+      },
+      reads,
+      changes,
+      this.logger,
     );
   }
 
   onApplicationBootstrap(): void {
-    if (!runsProcessManagersHere(this.config)) return;
-    this.stopped = false;
-    this.loop.start();
+    if (runsProcessManagersHere(this.config)) this.queue.start();
   }
 
   async onApplicationShutdown(): Promise<void> {
-    this.stopped = true;
-    await this.loop.stop();
+    await this.queue.stop();
   }
 
-  /**
-   * Works on the campaigns waiting, oldest first, one after the other; with none the loop may rest
-   * (null), else it looks again after its interval (one may be held by another thread or process
-   * whose lease runs out). Exposed for tests.
-   */
-  async tick(): Promise<NextDue> {
-    const waiting = await this.reads.list<{ id: string }>(CAMPAIGN_WORK, {
-      partition: WORK_PARTITION,
-      order: 'asc',
-      limit: 20,
-    });
-    if (waiting.length === 0) return null;
-    for (const { id } of waiting) {
-      if (this.stopped) return;
-      // One campaign's trouble must not hold up the others: it is tried again at the next tick.
-      await this.run(id).catch((error: unknown) =>
-        this.logger.warn(`campaign ${id} stopped, to be resumed: ${(error as Error).message}`),
-      );
-    }
-  }
-
-  private async run(campaignId: string): Promise<void> {
+  private async run(campaignId: string, stopped: () => boolean): Promise<void> {
     const before = (await this.store.load(campaignId)).state.holder;
     const me = this.expander.holder;
     const taken = await this.store.handle(campaignId, (state) =>
@@ -88,7 +70,6 @@ export class CampaignWorker implements OnApplicationBootstrap, OnApplicationShut
       }),
     );
     if (!taken.ok || taken.value.state.holder !== me) return;
-    const stopped = () => this.stopped;
     if (taken.value.state.canceledAt !== null) {
       await this.expander.finishCancel(campaignId, stopped);
       return;
