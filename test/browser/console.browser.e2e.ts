@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { OPENAPI_TAGS } from '../../src/shared/http/openapi-tags';
 import { formatTime } from '../../src/shared/wording';
-import { describeBrowser, launchChromium, screenshotFolder, SCREENSHOTS_DIR } from '../support/browser';
+import { describeBrowser, launchChromium, openOwnPage, screenshotFolder, SCREENSHOTS_DIR } from '../support/browser';
 import { freePort, request, startTestApp, TestApp } from '../support/test-app';
 import { trackedTreeState } from '../support/tracked-files';
 
@@ -478,31 +478,37 @@ describeBrowser('web console in a browser', () => {
   });
 
   it('pauses sign-in after 5 failures for an email from one address (429 with Retry-After)', async () => {
-    const p = await context.newPage();
+    const own = await openOwnPage(browser, { viewport: { width: 390, height: 844 } }, UI_TIMEOUT);
+    const p = own.page;
+    let step = 'start';
     try {
-      for (let i = 0; i < 5; i++) {
+      const submit = async (attempt: string) => {
+        step = `${attempt}: the sign-in page`;
         await p.goto(url('/console/signin'));
+        step = `${attempt}: the form`;
         await p.getByLabel('Email').fill(email);
-        await p.getByLabel('Password').fill(`wrong password ${i}`);
+        await p.getByLabel('Password').fill(attempt === 'right password' ? password : `wrong password ${attempt}`);
+        step = `${attempt}: the answer`;
         // The answer itself, so that a failure says what came back instead of waiting for text.
-        const [refused] = await Promise.all([
+        const [answer] = await Promise.all([
           p.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'),
           p.getByRole('button', { name: 'Sign in' }).click(),
         ]);
+        return answer;
+      };
+      for (let i = 0; i < 5; i++) {
+        const refused = await submit(`failure ${i + 1}`);
         expect({ attempt: i, status: refused.status() }).toEqual({ attempt: i, status: 200 });
+        step = `failure ${i + 1}: the refusal shown`;
         await p.getByText('do not match').waitFor();
       }
-      await p.goto(url('/console/signin'));
-      await p.getByLabel('Email').fill(email);
-      await p.getByLabel('Password').fill(password);
-      const [response] = await Promise.all([
-        p.waitForResponse((r) => r.url().endsWith('/console/signin') && r.request().method() === 'POST'),
-        p.getByRole('button', { name: 'Sign in' }).click(),
-      ]);
+      const response = await submit('right password');
       expect(response.status()).toBe(429);
       expect(Number(response.headers()['retry-after'])).toBeGreaterThan(0);
+    } catch (error) {
+      throw new Error(`at ${step}: ${(error as Error).message}`);
     } finally {
-      await p.close();
+      await own.close();
     }
   });
 

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import type { Browser } from 'playwright-core';
+import type { Browser, BrowserContextOptions, Page } from 'playwright-core';
 
 /**
  * What every browser suite shares: Debian's chromium driven by playwright-core, skipped (saying
@@ -51,4 +51,51 @@ export function screenshotFolder(suite: string): { readonly dir: string; done():
       if (!SCREENSHOTS_DIR) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** Rejects, naming `what`, when `promise` has not settled within `ms`. */
+export async function bounded<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what}: no answer from chromium within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([promise, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** A page of its own (own cookies), with a test's default timeouts, and its bounded close. */
+export interface OwnPage {
+  readonly page: Page;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a page in a new context. Playwright gives `newPage` and `close` no timeout of their own,
+ * and on this busy 2-core machine chromium has, rarely, never answered one (a whole walk then
+ * waited for jest's 240 s with no word of where): each is bounded here, and a page that does not
+ * open in 30 s is asked for once more in a fresh context before the test fails saying so.
+ */
+export async function openOwnPage(
+  browser: Browser,
+  options: BrowserContextOptions,
+  timeoutMs: number,
+): Promise<OwnPage> {
+  for (let attempt = 1; ; attempt++) {
+    const context = await bounded(browser.newContext(options), 30_000, 'browser.newContext');
+    context.setDefaultTimeout(timeoutMs);
+    context.setDefaultNavigationTimeout(timeoutMs * 2);
+    try {
+      const page = await bounded(context.newPage(), 30_000, 'context.newPage');
+      return {
+        page,
+        close: () => bounded(context.close(), 15_000, 'context.close').catch(() => undefined),
+      };
+    } catch (error) {
+      void bounded(context.close(), 15_000, 'context.close').catch(() => undefined);
+      if (attempt === 2) throw error;
+    }
+  }
 }
