@@ -1,7 +1,8 @@
 /**
  * Password reset in a real browser (Debian's chromium through playwright-core): "Forgot password?"
  * on the sign-in page, the link from the mail a real SMTP server received, a new password, the old
- * session ended, and the low-balance banner on the way. Screenshots go to a temporary folder only.
+ * session ended, and the low-balance banner on the way. Its screenshots go to a temporary folder,
+ * or to docs/screenshots/ under `npm run screenshots`.
  */
 import { CommandBus } from '@nestjs/cqrs';
 import { join } from 'node:path';
