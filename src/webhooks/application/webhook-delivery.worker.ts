@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger, OnApplicationBootstrap, OnApplicationShutdown } from '@nestjs/common';
+import { setMaxListeners } from 'node:events';
 import { APP_CONFIG, AppConfig, runsProcessManagersHere } from '../../config/app-config';
 import { CLOCK, Clock } from '../../shared/clock';
 import { EVENT_STORE, EventStore } from '../../shared/event-store/event-store.port';
@@ -78,6 +79,9 @@ export class WebhookDeliveryWorker implements OnApplicationBootstrap, OnApplicat
   ) {
     // A claim outlives the longest attempt (the receiver's timeout) with room to record its outcome.
     this.claims = new WebhookDeliveryClaims(events, instance.id, options.timeoutMs * 2 + 5_000);
+    // Every delivery in flight listens for the shutdown on this one signal, and stops listening
+    // when it ends: up to totalConcurrency listeners, not a leak (Node warns past 10).
+    setMaxListeners(options.totalConcurrency + 1, this.abort.signal);
     // Rests while nothing is pending or every pending delivery waits for its retry time; a new
     // delivery (or an outcome) wakes it through the outbox read model.
     this.loop = new PollingLoop(
