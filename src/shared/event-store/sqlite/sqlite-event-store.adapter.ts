@@ -20,6 +20,7 @@ import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 import { OtherWriters } from './other-writers';
+import { LogBlocks } from './log-blocks';
 
 /** An event as stored; what a store tells another thread of its commits (CommittedRows). */
 export interface EventRow {
@@ -144,6 +145,8 @@ export class SqliteEventStore implements EventStore {
    * back and parsed again by each. They are shared: subscribers must treat events as read-only.
    */
   private readonly recent = new RecentAppends(RECENT_APPENDS);
+  /** The log behind the recent appends, in blocks read once for all the subscriptions behind them. */
+  private readonly blocks: LogBlocks;
   /** Looks for other writers' appends for every subscription at once, resting on a watch of the file. */
   private readonly otherWriters: OtherWriters;
   /**
@@ -188,7 +191,13 @@ export class SqliteEventStore implements EventStore {
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       ),
       tail: this.db.prepare(`SELECT ${COLUMNS} FROM events WHERE position > ? ORDER BY position ASC LIMIT ?`),
+      range: this.db.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE position > ? AND position <= ? ORDER BY position ASC`,
+      ),
     };
+    this.blocks = new LogBlocks((from, to) =>
+      (guarded('readAll', () => this.statements.range.all(from, to)) as EventRow[]).map(toRecorded),
+    );
     this.appends = new GroupCommit(this.db, {
       operation: 'append',
       write: (request) => this.write(request),
@@ -379,6 +388,17 @@ export class SqliteEventStore implements EventStore {
     if (!this.recent.covers(after + 1n) || head !== this.recent.last) return null;
     const events = this.recent.page(after, limit, filter);
     return { events, scannedTo: scannedTo(events, after, limit, filter, () => head) };
+  }
+
+  /**
+   * A page for a subscription behind the recent appends, from the log's blocks that several
+   * subscriptions read together (LogBlocks); null when it is not behind them, or its block is
+   * read by itself this time.
+   */
+  private behindPage(after: bigint, limit: number, filter: EventFilter | undefined): Page | null {
+    if (this.subscriptions.size < SHARED_TAIL_MIN_SUBSCRIPTIONS || this.recent.covers(after + 1n))
+      return null;
+    return this.blocks.page(after, limit, filter, this.seen);
   }
 
   /**
@@ -575,14 +595,17 @@ export class SqliteEventStore implements EventStore {
           const notices: AppendNotice[] = [];
           seenWhileBusy = notices;
           const finds = this.externalFinds;
+          const behind = this.behindPage(position, limit, options.filter);
           const page =
+            behind ??
             this.recentPage(position, limit, options.filter, polled) ??
             this.readAllNow({ after: position, limit, filter: options.filter });
           polled = true;
           if (page.events.length > 0) await options.onEvents(page.events);
           position = page.scannedTo;
-          // Other writers' appends found while it read: read again before waiting.
-          if (this.externalFinds !== finds) continue;
+          // Other writers' appends found while it read: read again before waiting. A page from
+          // the blocks behind the recent appends ends at a block, not at the log's head.
+          if (this.externalFinds !== finds || behind) continue;
           if (page.events.length < limit && !stopped && caughtUpSince(notices)) {
             seenWhileBusy = null;
             options.onCaughtUp?.(position);
