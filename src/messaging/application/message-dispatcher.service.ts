@@ -23,6 +23,7 @@ import { MessageEvent, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes, OutboundMessage, SubmitResult } from '../ports/carrier.port';
 import { DispatchLeaseKeeper } from './dispatch-lease-keeper';
+import { HintQueue } from './hint-queue';
 import { RecentSubmissions } from './recent-submissions';
 import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { NextDue, PollingLoop } from '../../shared/polling-loop';
@@ -59,10 +60,20 @@ export const outboundOf = (m: Message): OutboundMessage => ({
   validUntil: m.validUntil,
 });
 
+/**
+ * So many hints waiting for a submission slot and the poll has nothing to add: it looks again
+ * after its interval rather than list (and read) pages of messages that are all hinted already.
+ */
+const BUSY_HINTS = 2_000;
+
 /** A message hinted to the dispatcher, and whether its state must be read before it is submitted. */
 interface Hinted {
-  /** Its MessageQueued was seen while this process held its partition: nobody else can have sent it. */
-  readonly trusted: boolean;
+  /**
+   * Its MessageQueued was seen while this process held its partition, which it took at this time
+   * (epoch ms): while it still holds it since then, nobody else can have sent the message.
+   * Undefined: its state is read before it is submitted.
+   */
+  readonly heldSince: number | undefined;
 }
 
 /**
@@ -80,7 +91,7 @@ export class MessageDispatcher {
   readonly dispatcherId: string;
   private readonly logger = new Logger('dispatcher');
   private running = false;
-  private readonly queued = new Map<string, Hinted>();
+  private readonly queued = new HintQueue<Hinted>();
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Looks at the pending list of the partitions held: while it has work, then resting (PollingLoop). */
   private readonly poll: PollingLoop;
@@ -203,9 +214,10 @@ export class MessageDispatcher {
     const since = this.leases.heldSince(partition);
     const trusted =
       options.queuedAt !== undefined && since !== undefined && options.queuedAt.getTime() >= since;
-    // Hinted again (a poll and the projection): trusted only if every hint was.
+    // Hinted again: trusted only if every hint was (a hint from the poll never is).
     const earlier = this.queued.get(messageId);
-    this.queued.set(messageId, { trusted: trusted && (earlier?.trusted ?? true) });
+    const keepsTrust = trusted && (earlier === undefined || earlier.heldSince === since);
+    this.queued.set(messageId, { heldSince: keepsTrust ? since : undefined });
     this.pump();
   }
 
@@ -221,9 +233,10 @@ export class MessageDispatcher {
   }
 
   private pump(): void {
-    for (const [messageId, hinted] of this.queued) {
-      if (!this.running || this.inFlight.size >= this.options.dispatchConcurrency) return;
-      this.queued.delete(messageId);
+    while (this.running && this.inFlight.size < this.options.dispatchConcurrency) {
+      const next = this.queued.take();
+      if (!next) return;
+      const [messageId, hinted] = next;
       if (this.inFlight.has(messageId)) continue;
       const run = this.dispatch(messageId, hinted)
         .catch((error) => this.logger.error(`dispatching ${messageId} failed`, (error as Error)?.stack))
@@ -243,6 +256,8 @@ export class MessageDispatcher {
    * dispatch projection, and its pending entry wakes the poll (ReadModelChanges).
    */
   async pollPartitions(partitions: readonly number[]): Promise<NextDue> {
+    // Under a campaign's load every pending message was hinted as it was queued.
+    if (this.queued.size >= BUSY_HINTS) return undefined;
     let next: number | null = null;
     try {
       const now = this.clock.now();
@@ -256,6 +271,8 @@ export class MessageDispatcher {
         if (pending.length > 0) next = Math.min(next ?? Infinity, Date.parse(pending[0].availableAt));
         for (const p of pending) {
           if (p.availableAt > nextPoll) break;
+          // Hinted or being submitted already: the hint that stands is as good, or better (trusted).
+          if (this.queued.has(p.messageId) || this.inFlight.has(p.messageId)) continue;
           this.hint(p.messageId, { at: p.availableAt });
         }
       }
@@ -268,12 +285,13 @@ export class MessageDispatcher {
   }
 
   /** Submit and record. Returns quietly when the message is no longer QUEUED or not yet due. */
-  async dispatch(messageId: string, hinted: Hinted = { trusted: false }): Promise<void> {
-    if (!this.leases.holds(this.partitionOf(messageId))) return;
+  async dispatch(messageId: string, hinted: Hinted = { heldSince: undefined }): Promise<void> {
+    const partition = this.partitionOf(messageId);
+    if (!this.leases.holds(partition)) return;
     const stream = messageStream(messageId);
-    let { state } = await this.aggregates.state(stream, messageDecider, {
-      trustRemembered: hinted.trusted,
-    });
+    // The partition was given up and taken again since the hint: someone else may have sent it.
+    const trusted = hinted.heldSince !== undefined && this.leases.heldSince(partition) === hinted.heldSince;
+    let { state } = await this.aggregates.state(stream, messageDecider, { trustRemembered: trusted });
     if (state.status === 'SCHEDULED') {
       const made = await this.makeDue(messageId, state.sendAt);
       if (!made) return;
