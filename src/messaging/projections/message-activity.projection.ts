@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
-import type { Projection, ProjectionView } from '../../shared/projections/projection';
+import { opensStream, type Projection, type ProjectionView } from '../../shared/projections/projection';
 import type { ReservationCaptured } from '../../wallet/domain/wallet.events';
 import { isTerminal, type MessageStatus } from '../domain/message.decider';
 import type { MessageEvent } from '../domain/message.events';
@@ -94,7 +94,7 @@ function moved(
 async function applyMessage(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
   const event = recorded as unknown as RecordedEvent & MessageEvent;
   const messageId = recorded.streamId.slice('message-'.length);
-  const open = await view.get<OpenMessage>(ACTIVITY_OPEN, messageId);
+  const open = opensStream(recorded) ? null : await view.get<OpenMessage>(ACTIVITY_OPEN, messageId);
   if (event.type === 'MessageQueued' || event.type === 'MessageScheduled') {
     const { walletId, carrier, createdAt } = event.data;
     if (open || walletId === '') return; // counted already; sandbox try-outs belong to no wallet

@@ -1,5 +1,5 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
-import type { Projection, ProjectionView } from '../../shared/projections/projection';
+import { opensStream, type Projection, type ProjectionView } from '../../shared/projections/projection';
 import type { MessageStatus } from '../domain/message.decider';
 import type {
   MessageEvent,
@@ -187,7 +187,7 @@ export const messagesProjection: Projection = {
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     const event = recorded as unknown as RecordedEvent & MessageEvent;
     const messageId = recorded.streamId.slice('message-'.length);
-    const current = await view.get<MessageDoc>(MESSAGES, messageId);
+    const current = opensStream(recorded) ? null : await view.get<MessageDoc>(MESSAGES, messageId);
     if (current && BigInt(current.revision) >= recorded.revision) return;
     if (event.type === 'MessageQueued' || event.type === 'MessageScheduled') {
       if (current) return;

@@ -50,4 +50,13 @@ export interface Projection {
   onResume?(): void;
 }
 
+/**
+ * Whether the event opens its stream, so that no document a projection keeps for the stream can
+ * exist yet: each batch reaches the read store once (its writes and checkpoint commit together,
+ * compare-and-set), so there is no earlier application of it to find. A read model skips the
+ * read then; behind a campaign, reading 100,000 messages' documents that were never there was a
+ * tenth of the messages read model's work.
+ */
+export const opensStream = (recorded: RecordedEvent): boolean => recorded.revision === 0n;
+
 export const PROJECTIONS = Symbol('PROJECTIONS');
