@@ -67,7 +67,7 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   const child = spawn(
     process.execPath,
     options.built
-      ? ['--max-old-space-size=256', '--max-semi-space-size=8', join(ROOT, 'dist/main.js')]
+      ? ['--max-old-space-size=256', '--max-semi-space-size=8', '--min-semi-space-size=16', join(ROOT, 'dist/main.js')]
       : ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/main.ts')],
     {
       cwd: ROOT,

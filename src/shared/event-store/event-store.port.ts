@@ -126,9 +126,16 @@ export class StoreUnavailableError extends Error {
 export function matchesFilter(filter: EventFilter | undefined, streamId: string, type: string): boolean {
   if (!filter) return true;
   if (filter.eventTypes && !filter.eventTypes.includes(type)) return false;
-  if (filter.streamPrefixes && !filter.streamPrefixes.some((prefix) => streamId.startsWith(prefix)))
-    return false;
-  return true;
+  return !filter.streamPrefixes || hasPrefix(streamId, filter.streamPrefixes);
+}
+
+/**
+ * A plain loop: every subscription asks this of every event and every append notice, and a
+ * closure for `some` was an allocation each time (a twentieth of the worker's behind a campaign).
+ */
+function hasPrefix(streamId: string, prefixes: readonly string[]): boolean {
+  for (let i = 0; i < prefixes.length; i++) if (streamId.startsWith(prefixes[i])) return true;
+  return false;
 }
 
 /** Checks an expected revision against the stream's current one (`-1n` when absent). */

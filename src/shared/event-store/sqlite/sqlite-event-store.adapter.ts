@@ -544,8 +544,10 @@ export class SqliteEventStore implements EventStore {
     /** Appends made in this process while the subscription was busy with a page (null while it waits). */
     let seenWhileBusy: AppendNotice[] | null = null;
     const limit = options.limit ?? 500;
-    const wanted = (notice: AppendNotice) =>
-      notice.types.some((type) => matchesFilter(options.filter, notice.streamId, type));
+    const wanted = (notice: AppendNotice) => {
+      for (const type of notice.types) if (matchesFilter(options.filter, notice.streamId, type)) return true;
+      return false;
+    };
     // While the subscription waits, an append made here that it does not care about and that
     // follows on directly from what it has looked at only moves it along: no query, no wake-up.
     // Every other append (one it wants, or after a gap left by another process) wakes it to
