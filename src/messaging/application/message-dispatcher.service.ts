@@ -441,6 +441,8 @@ export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: Ag
           if (await view.get(DISPATCH_QUEUE, messageId)) put(view, messageId, event.data.retryAt);
           dispatcher.hint(messageId, { at: event.data.retryAt });
           return;
+        case 'MessageDelivered':
+          return; // only ever after MessageSent, which took it off the list
         default:
           // Canceled, sent or ended: off the list, and no wake-up left behind (issue 28).
           view.delete(DISPATCH_QUEUE, messageId);
