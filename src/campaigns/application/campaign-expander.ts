@@ -33,6 +33,14 @@ const senderOf = (c: CampaignCreatedData): WalletContext => ({
   environment: c.environment,
 });
 
+/**
+ * How many chunks the expansion may be ahead of the read models. One was the limit while each
+ * read model behind the log's recent events read it by itself; since they read it together
+ * (LogBlocks), a campaign of 100,000 sent now was written in 12.7 s with 8 ahead against 20.8-21.1
+ * s with one, with a third less CPU and the same peak RSS (docs/performance.md).
+ */
+const CHUNKS_AHEAD = 8;
+
 /** How many recipients the list's `chunk` holds: CHUNK_SIZE, the last one fewer. */
 const rowsIn = (c: CampaignCreatedData, chunk: number) =>
   Math.min(CHUNK_SIZE, c.recipients - chunk * CHUNK_SIZE);
@@ -119,18 +127,20 @@ export class CampaignExpander implements OnApplicationShutdown {
     let loaded = await this.store.load(campaignId);
     let resumed = options.resumed ?? false;
     let position: bigint | null = null;
-    // The read models may be one chunk behind while the next is written (both threads busy), no more.
-    let previous: bigint | null = null;
+    // The read models may be a few chunks behind while the next is written (both threads busy), no more.
+    const written: (bigint | null)[] = [];
     for (let n = 0; n < (options.maxChunks ?? Infinity); n++) {
       const { state } = loaded;
       if (!state.created || state.expandedAt !== null || state.canceledAt !== null) break;
-      if (!(await this.caughtUpWith(previous, options.stopped))) return position;
+      const awaited = written.length >= CHUNKS_AHEAD ? written[written.length - CHUNKS_AHEAD] : null;
+      if (!(await this.caughtUpWith(awaited, options.stopped))) return position;
       if (state.holder !== this.holder || this.stopping || options.stopped?.()) return position;
       const next = await this.queueNext(loaded, resumed);
       if (next === null) return position;
       loaded = next.loaded;
-      previous = position;
       position = next.position ?? position;
+      written.push(position);
+      if (written.length > CHUNKS_AHEAD) written.shift();
       resumed = false;
     }
     const { state } = loaded;
@@ -149,10 +159,10 @@ export class CampaignExpander implements OnApplicationShutdown {
   }
 
   /**
-   * Waits for the read models to have applied the previous chunk before the next one is written:
-   * a campaign's 200,000 events written faster than they are read would put every subscription
-   * behind the log's recent events, each then reading (and parsing) the log on its own, at several
-   * times the cost. One chunk ahead, they all read it from memory. The process managers are not
+   * Waits for the read models to have applied the chunk written CHUNKS_AHEAD chunks ago before
+   * the next one is written: a campaign's 200,000 events written much faster than they are read
+   * would leave the read models ever further behind, the rows for them piling up in memory and a
+   * read that waits on them timing out. The process managers are not
    * waited for: sending the messages goes at the carriers' pace, and a campaign sent now must not
    * be accepted only as fast as it is delivered. False when stopping.
    */
