@@ -20,7 +20,7 @@ import { openSqlite, SqliteOptions } from '../../sqlite/sqlite-database';
 import { GroupCommit } from '../../sqlite/group-commit';
 import { guarded } from '../../sqlite/sqlite-errors';
 import { OtherWriters } from './other-writers';
-import { LogBlocks } from './log-blocks';
+import { type BlockWait, LogBlocks } from './log-blocks';
 
 /** An event as stored; what a store tells another thread of its commits (CommittedRows). */
 export interface EventRow {
@@ -395,10 +395,20 @@ export class SqliteEventStore implements EventStore {
    * subscriptions read together (LogBlocks); null when it is not behind them, or its block is
    * read by itself this time.
    */
-  private behindPage(after: bigint, limit: number, filter: EventFilter | undefined): Page | null {
-    if (this.subscriptions.size < SHARED_TAIL_MIN_SUBSCRIPTIONS || this.recent.covers(after + 1n))
+  private behindPage(
+    reader: object,
+    after: bigint,
+    limit: number,
+    filter: EventFilter | undefined,
+  ): Page | BlockWait | null {
+    if (this.subscriptions.size < SHARED_TAIL_MIN_SUBSCRIPTIONS || this.recent.covers(after + 1n)) {
+      this.blocks.leave(reader);
       return null;
-    return this.blocks.page(after, limit, filter, this.seen);
+    }
+    const page = this.blocks.page(reader, after, limit, filter, this.seen);
+    // Reading by itself this time: nobody waits for it (it may read on to the head and rest there).
+    if (page === null) this.blocks.leave(reader);
+    return page;
   }
 
   /**
@@ -588,6 +598,8 @@ export class SqliteEventStore implements EventStore {
         };
       });
 
+    /** Who reads behind the recent appends, to the log's blocks (see LogBlocks). */
+    const reader = {};
     const loop = (async () => {
       // Never call back from inside subscribe(): the caller must hold the subscription first,
       // so a handler can stop it, and no callback fires before subscribe() has returned.
@@ -597,7 +609,11 @@ export class SqliteEventStore implements EventStore {
           const notices: AppendNotice[] = [];
           seenWhileBusy = notices;
           const finds = this.externalFinds;
-          const behind = this.behindPage(position, limit, options.filter);
+          const behind = this.behindPage(reader, position, limit, options.filter);
+          if (behind && 'wait' in behind) {
+            await behind.wait;
+            continue;
+          }
           const page =
             behind ??
             this.recentPage(position, limit, options.filter, polled) ??
@@ -628,6 +644,7 @@ export class SqliteEventStore implements EventStore {
         this.appended.off('append', onAppend);
         this.appended.off('external', onExternal);
         this.subscriptions.delete(subscription);
+        this.blocks.leave(reader);
         if (this.subscriptions.size === 0) this.otherWriters.stop();
         await loop;
       },
