@@ -127,12 +127,13 @@ export class CampaignExpander implements OnApplicationShutdown {
     let loaded = await this.store.load(campaignId);
     let resumed = options.resumed ?? false;
     let position: bigint | null = null;
-    // The read models may be a few chunks behind while the next is written (both threads busy), no more.
+    // The read models may be a few chunks behind while the next is written (both threads busy), no
+    // more: the positions of the last CHUNKS_AHEAD chunks written, oldest first.
     const written: (bigint | null)[] = [];
     for (let n = 0; n < (options.maxChunks ?? Infinity); n++) {
       const { state } = loaded;
       if (!state.created || state.expandedAt !== null || state.canceledAt !== null) break;
-      const awaited = written.length >= CHUNKS_AHEAD ? written[written.length - CHUNKS_AHEAD] : null;
+      const awaited = written.length === CHUNKS_AHEAD ? written[0] : null;
       if (!(await this.caughtUpWith(awaited, options.stopped))) return position;
       if (state.holder !== this.holder || this.stopping || options.stopped?.()) return position;
       const next = await this.queueNext(loaded, resumed);

@@ -70,7 +70,9 @@ export class LogBlocks {
   /**
    * Up to `limit` events matching `filter` after `after`, from the blocks wholly at or below
    * `known` (a position known to be committed, with everything before it); null when the first
-   * block is not one of them, or is asked for the first time (the caller reads the log itself).
+   * block is not one of them, is asked for the first time by a reader alone behind, or lies too
+   * far ahead of a slowest reader that has stood still too long (the caller reads the log itself);
+   * a wait when it lies too far ahead of the slowest reader otherwise.
    * A page shorter than `limit` stopped at a block's end, not at the log's head.
    */
   page(
@@ -119,9 +121,11 @@ export class LogBlocks {
         lowest = Math.min(lowest, held);
         highest = Math.max(highest, held);
       }
-      this.blocks.delete(lowest < this.slowest.block ? lowest : highest);
+      const dropped = lowest < this.slowest.block ? lowest : highest;
+      if (dropped === index) return; // the new block is the one furthest ahead: used once, not kept
+      this.blocks.delete(dropped);
     }
-    if (this.blocks.size < BLOCKS_HELD) this.blocks.set(index, block);
+    this.blocks.set(index, block);
   }
 
   /** Holding this block (it is not held) could drop one the slowest reader has yet to read. */
