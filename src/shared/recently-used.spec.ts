@@ -26,3 +26,61 @@ describe('RecentlyUsed', () => {
     expect(recent.size).toBe(0);
   });
 });
+
+describe('RecentlyUsed against a plain least-recently-used list', () => {
+  /** The same rules on an array: slow, and obviously right. */
+  class Reference {
+    readonly order: [number, number][] = [];
+    constructor(private readonly capacity: number) {}
+    get(key: number): number | undefined {
+      const at = this.order.findIndex(([k]) => k === key);
+      if (at < 0) return undefined;
+      const [entry] = this.order.splice(at, 1);
+      this.order.push(entry);
+      return entry[1];
+    }
+    set(key: number, value: number): void {
+      const at = this.order.findIndex(([k]) => k === key);
+      if (at >= 0) this.order.splice(at, 1);
+      this.order.push([key, value]);
+      if (this.order.length > this.capacity) this.order.shift();
+    }
+    delete(key: number): void {
+      const at = this.order.findIndex(([k]) => k === key);
+      if (at >= 0) this.order.splice(at, 1);
+    }
+  }
+
+  it('holds the same entries in the same order through 50,000 mixed uses, clears included', () => {
+    let seed = 7;
+    const random = (n: number) => (seed = (seed * 1103515245 + 12345) & 0x7fffffff) % n;
+    const recent = new RecentlyUsed<number, number>(50);
+    let reference = new Reference(50);
+    for (let i = 0; i < 50_000; i++) {
+      const key = random(120);
+      const op = random(100);
+      if (op < 50) {
+        recent.set(key, i);
+        reference.set(key, i);
+      } else if (op < 90) {
+        expect(recent.get(key)).toBe(reference.get(key));
+      } else if (op < 99) {
+        recent.delete(key);
+        reference.delete(key);
+      } else {
+        recent.clear();
+        reference = new Reference(50);
+      }
+    }
+    const held = reference.order.map(([k]) => k);
+    expect(recent.size).toBe(held.length);
+    // Filling it with new keys evicts what it holds oldest first, as the reference would.
+    const evicted: number[] = [];
+    for (let k = 1000; k < 1050; k++) {
+      const before = held.filter((h) => recent.has(h));
+      recent.set(k, k);
+      evicted.push(...before.filter((h) => !recent.has(h)));
+    }
+    expect(evicted).toEqual(held);
+  });
+});
