@@ -245,9 +245,9 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Committed rows, this store's own or another thread's, become the subscriptions' news: they
-   * join the recent appends, parsed from the text that was stored so they are what a read would
-   * give (with no subscription there is no reader, and the window is emptied rather than parsed
-   * for nobody), the window is known to be the log's tail up to them, and one notice goes out per
+   * join the recent appends as the rows that were stored, parsed when a subscription first wants
+   * one, so they are what a read would give (with no subscription there is no reader, and the
+   * window is emptied), the window is known to be the log's tail up to them, and one notice goes out per
    * run of rows of one stream. Events another writer committed just before them are read in
    * first, so the window stays the log's tail without a gap.
    */
@@ -260,7 +260,7 @@ export class SqliteEventStore implements EventStore {
         if (last !== null && position > last + 1n && position - last <= BigInt(SHARED_TAIL_READ)) {
           this.readIntoRecent(last, position - last - 1n);
         }
-        this.recent.add(toRecorded(row));
+        this.recent.add(row);
       }
     const last = BigInt(rows[rows.length - 1].position);
     if (last > this.seen) this.seen = last;
@@ -425,7 +425,7 @@ export class SqliteEventStore implements EventStore {
   /** Up to `count` events of the log after `after`, parsed into the recent appends. */
   private readIntoRecent(after: bigint, count: bigint): void {
     const rows = guarded('readAll', () => this.statements.tail.all(after, count)) as EventRow[];
-    for (const row of rows) this.recent.add(toRecorded(row));
+    for (const row of rows) this.recent.add(row);
   }
 
   /**
@@ -722,7 +722,13 @@ function scannedTo(
  * commits follow on unless someone else wrote in between.)
  */
 class RecentAppends {
-  private readonly slots: (RecordedEvent | undefined)[];
+  /**
+   * The rows as stored, parsed only when a subscription wants one (and then once, for all):
+   * behind a campaign the subscriptions read the log's blocks, far behind the window, and its
+   * events were parsed for nobody (a tenth of the worker's parsing, and the garbage of it).
+   */
+  private readonly rows: (EventRow | undefined)[];
+  private readonly parsed: (RecordedEvent | undefined)[];
   /** Slot of the oldest event. */
   private oldest = 0;
   private size = 0;
@@ -730,7 +736,8 @@ class RecentAppends {
   private lastPosition = 0n;
 
   constructor(private readonly capacity: number) {
-    this.slots = new Array<RecordedEvent | undefined>(capacity);
+    this.rows = new Array<EventRow | undefined>(capacity);
+    this.parsed = new Array<RecordedEvent | undefined>(capacity);
   }
 
   /** The newest position held, null when empty. */
@@ -743,18 +750,22 @@ class RecentAppends {
     return this.size > 0 && this.firstPosition <= position;
   }
 
-  add(event: RecordedEvent): void {
-    if (this.size > 0 && event.position !== this.lastPosition + 1n) this.clear();
-    if (this.size === 0) this.firstPosition = event.position;
+  add(row: EventRow): void {
+    const position = BigInt(row.position);
+    if (this.size > 0 && position !== this.lastPosition + 1n) this.clear();
+    if (this.size === 0) this.firstPosition = position;
+    let slot: number;
     if (this.size === this.capacity) {
-      this.slots[this.oldest] = event; // the oldest gives way
+      slot = this.oldest; // the oldest gives way
       this.oldest = (this.oldest + 1) % this.capacity;
       this.firstPosition += 1n;
     } else {
-      this.slots[(this.oldest + this.size) % this.capacity] = event;
+      slot = (this.oldest + this.size) % this.capacity;
       this.size += 1;
     }
-    this.lastPosition = event.position;
+    this.rows[slot] = row;
+    this.parsed[slot] = undefined;
+    this.lastPosition = position;
   }
 
   /** Forgets the events; the slots are overwritten later, so memory stays within the capacity. */
@@ -768,8 +779,12 @@ class RecentAppends {
     const events: RecordedEvent[] = [];
     const from = after < this.firstPosition ? 0 : Number(after - this.firstPosition) + 1;
     for (let i = from; i < this.size && events.length < limit; i++) {
-      const event = this.slots[(this.oldest + i) % this.capacity] as RecordedEvent;
-      if (matchesFilter(filter, event.streamId, event.type)) events.push(event);
+      const slot = (this.oldest + i) % this.capacity;
+      const row = this.rows[slot] as EventRow;
+      if (!matchesFilter(filter, row.stream_id, row.type)) continue;
+      let event = this.parsed[slot];
+      if (event === undefined) this.parsed[slot] = event = toRecorded(row);
+      events.push(event);
     }
     return events;
   }

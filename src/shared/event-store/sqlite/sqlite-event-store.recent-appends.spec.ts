@@ -84,6 +84,27 @@ describe('SqliteEventStore: subscriptions served from recent appends', () => {
     await waitUntil(() => second.caughtUp.at(-1) === added.position);
   });
 
+  it('parses an append only when a subscription wants it, and then once for all', async () => {
+    const store = open();
+    const wallets = follow(store, { filter: { streamPrefixes: ['wallet-'] } });
+    const alsoWallets = follow(store, { filter: { eventTypes: ['Opened'] } });
+    await waitUntil(() => wallets.caughtUp.length > 0 && alsoWallets.caughtUp.length > 0);
+
+    const parse = jest.spyOn(JSON, 'parse');
+    for (let n = 1; n <= 20; n++) await store.append(`account-${n}`, [event('Registered')], 'no_stream');
+    const { position } = await store.append('wallet-1', [event('Opened')], 'no_stream');
+    await waitUntil(() => wallets.caughtUp.at(-1) === position && alsoWallets.caughtUp.at(-1) === position);
+
+    // The twenty accounts' events were passed over unparsed; the wallet's was parsed once (its
+    // data and metadata) and handed to both subscribers as the same object.
+    const parsedTexts = parse.mock.calls.map(([text]) => text);
+    parse.mockRestore();
+    expect(parsedTexts.filter((text) => String(text).includes('Registered'))).toEqual([]);
+    expect(parsedTexts.filter((text) => String(text).includes('Opened'))).toHaveLength(1);
+    expect(wallets.events).toHaveLength(1);
+    expect(alsoWallets.events[0]).toBe(wallets.events[0]);
+  });
+
   it('keeps only committed appends: a refused append in the same batch leaves no gap', async () => {
     const store = open();
     const log = follow(store);
