@@ -240,12 +240,22 @@ function serverEnv(port, dataDir, extra = {}) {
   };
 }
 
-/** The node flags of `npm start` (package.json), so the bench runs the server as it is run. */
-const START_FLAGS = require('../package.json').scripts.start.split(' ').filter((a) => a.startsWith('--'));
+/**
+ * The node flags and the environment (`env NAME=value` before `node`) of `npm start`
+ * (package.json), so the bench runs the server as it is run; a variable already set in the
+ * bench's own environment is left as it is (to compare without one).
+ */
+const START_WORDS = require('../package.json').scripts.start.split('&&').pop().trim().split(/\s+/);
+const START_FLAGS = START_WORDS.filter((a) => a.startsWith('--'));
+const START_ENV = Object.fromEntries(
+  START_WORDS.filter((a) => /^[A-Z_][A-Z0-9_]*=/.test(a))
+    .map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)])
+    .filter(([name]) => !(name in process.env)),
+);
 
 async function startServer(dataDir, extra = {}) {
   const port = await freePort();
-  const child = startProcess([...START_FLAGS, join(ROOT, 'dist/main.js')], serverEnv(port, dataDir, extra), 'server');
+  const child = startProcess([...START_FLAGS, join(ROOT, 'dist/main.js')], serverEnv(port, dataDir, { ...START_ENV, ...extra }), 'server');
   const sampler = rssSampler(child.pid); // also covers boot
   const url = `http://127.0.0.1:${port}`;
   await waitForHttp(`${url}/ready`, child);
@@ -434,7 +444,7 @@ async function floor() {
   const dataDir = join(tmpRoot, 'floor');
   mkdirSync(dataDir, { recursive: true });
   const port = await freePort();
-  const child = startProcess([...START_FLAGS, join(__dirname, 'floor-app.js')], { PORT: String(port), DATA_DIR: dataDir }, 'floor');
+  const child = startProcess([...START_FLAGS, join(__dirname, 'floor-app.js')], { ...START_ENV, PORT: String(port), DATA_DIR: dataDir }, 'floor');
   const url = `http://127.0.0.1:${port}`;
   const keys = ['floor'];
   try {

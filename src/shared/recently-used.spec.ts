@@ -1,4 +1,4 @@
-import { RecentlyUsed } from './recently-used';
+import { Interner, RecentlyUsed } from './recently-used';
 
 describe('RecentlyUsed', () => {
   it('forgets the least recently used entry beyond its capacity', () => {
@@ -82,5 +82,21 @@ describe('RecentlyUsed against a plain least-recently-used list', () => {
       evicted.push(...before.filter((h) => !recent.has(h)));
     }
     expect(evicted).toEqual(held);
+  });
+});
+
+describe('Interner', () => {
+  it('holds one copy of equal strings, and at most its capacity of them', () => {
+    const interned = new Interner(2);
+    // Built at run time, so that they are distinct strings with equal contents.
+    const copy = (text: string) => [...text].join('');
+    expect([interned.of(copy('wal_1')), interned.of(copy('wal_1'))]).toEqual(['wal_1', 'wal_1']);
+    expect(interned.size).toBe(1);
+    expect([interned.of('wal_2'), interned.of('wal_3'), interned.of('wal_2')]).toEqual([
+      'wal_2',
+      'wal_3',
+      'wal_2',
+    ]);
+    expect(interned.size).toBe(2);
   });
 });

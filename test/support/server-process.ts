@@ -74,6 +74,8 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
       env: {
         ...TEST_KEY_LIMITS_OFF,
         ...process.env,
+        // As `npm start` runs it (package.json).
+        ...(options.built ? { MALLOC_MMAP_THRESHOLD_: '131072' } : {}),
         LOG_LEVEL: 'warn',
         TEST_DLR_DELAY_MS: '200',
         PUBLIC_URL: baseUrl,

@@ -22,7 +22,7 @@ import { VERIFICATION_STREAM_PREFIX, type VerificationEvent } from '../../verify
 import { toApiVerification } from '../../verify/domain/verification-object';
 import { LowBalanceAlerted, WALLET_CARE_STREAM_PREFIX } from '../../wallet/domain/wallet-care.events';
 import { base62 } from '../../shared/ids';
-import { RecentlyUsed } from '../../shared/recently-used';
+import { Interner, RecentlyUsed } from '../../shared/recently-used';
 import { ConcurrencyError, EventStore, RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { DocumentIndex } from '../../shared/read-store/read-store.port';
@@ -311,6 +311,8 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
  */
 class StreamWallets {
   private readonly known: RecentlyUsed<string, string | null>;
+  /** One copy of each wallet id for `known`, which keeps one for each of 100,000 streams. */
+  private readonly walletIds = new Interner(10_000);
 
   constructor(
     private readonly events: EventStore,
@@ -321,17 +323,17 @@ class StreamWallets {
   }
 
   async of(recorded: RecordedEvent): Promise<string | null> {
-    if (this.isFirst(recorded.type)) {
-      const walletId = (recorded.data as { walletId?: string }).walletId || null;
-      this.known.set(recorded.streamId, walletId);
-      return walletId;
-    }
+    if (this.isFirst(recorded.type)) return this.note(recorded.streamId, recorded);
     if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
     const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
-    const walletId =
-      first && this.isFirst(first.type) ? (first.data as { walletId?: string }).walletId || null : null;
-    this.known.set(recorded.streamId, walletId);
-    return walletId;
+    return this.note(recorded.streamId, first && this.isFirst(first.type) ? first : undefined);
+  }
+
+  private note(streamId: string, first: RecordedEvent | undefined): string | null {
+    const walletId = (first?.data as { walletId?: string } | undefined)?.walletId;
+    const held = walletId ? this.walletIds.of(walletId) : null;
+    this.known.set(streamId, held);
+    return held;
   }
 }
 
