@@ -11,15 +11,17 @@ import { APP_CONFIG, AppConfig } from '../../config/app-config';
 import { InstanceIdentity } from '../instances/instance-identity';
 import { THREAD_BRIDGE, ThreadBridge } from './thread-bridge';
 
-/** The worker's heap: its read models' and process managers' caches, bounded (RecentlyUsed). */
-const WORKER_HEAP_MB = 192;
 /**
- * Its young generation. V8 sizes it from the old generation's cap, which at 192 MB leaves a
- * semi-space of a few MB: a page of events and the documents pending for the next commit
- * outlived each scavenge and were copied again and again (13% of the worker in GC under
- * sustained load). 64 MB lets them die young: settled throughput went from ~1,450 to ~2,000
- * messages a second on the sustained benchmark, and peak RSS went down, not up.
+ * The worker's heap, where the process is started without V8 heap flags (`npm run start:dev`,
+ * `node dist/main.js`). V8's flags are the process's: `npm start`'s (`--max-old-space-size=256
+ * --max-semi-space-size=8`, package.json) override a thread's resource limits, so there the worker
+ * has a 256 MB old generation and 8 MB semi-spaces like the HTTP thread (measured 2026-11-27).
+ * Letting it have these 64 MB of young generation under `npm start` (no `--max-semi-space-size`)
+ * cut the worker's scavenges from about 1,180 to 280 behind a campaign of 100,000 and the server's
+ * CPU for a campaign sent now by 15-20%, but added 50-80 MB of peak RSS, against a 300 MB target
+ * already missed: not taken (docs/performance.md, "Campaign settlement, third pass").
  */
+const WORKER_HEAP_MB = 192;
 const WORKER_YOUNG_GENERATION_MB = 64;
 
 /**
