@@ -241,17 +241,13 @@ function serverEnv(port, dataDir, extra = {}) {
 }
 
 /**
- * The node flags and the environment (`env NAME=value` before `node`) of `npm start`
- * (package.json), so the bench runs the server as it is run; a variable already set in the
- * bench's own environment is left as it is (to compare without one).
+ * The node flags and the environment of `npm start` (scripts/start-command.js), so the bench runs
+ * the server as it is run; a variable already set in the bench's own environment is left as it is
+ * (to compare without one).
  */
-const START_WORDS = require('../package.json').scripts.start.split('&&').pop().trim().split(/\s+/);
-const START_FLAGS = START_WORDS.filter((a) => a.startsWith('--'));
-const START_ENV = Object.fromEntries(
-  START_WORDS.filter((a) => /^[A-Z_][A-Z0-9_]*=/.test(a))
-    .map((a) => [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)])
-    .filter(([name]) => !(name in process.env)),
-);
+const startCommand = require('../scripts/start-command');
+const START_FLAGS = startCommand.nodeFlags;
+const START_ENV = Object.fromEntries(Object.entries(startCommand.env).filter(([name]) => !(name in process.env)));
 
 async function startServer(dataDir, extra = {}) {
   const port = await freePort();

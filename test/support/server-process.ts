@@ -64,18 +64,23 @@ export async function startServer(options: ServerOptions = {}): Promise<ServerPr
   const logFile = options.logFile ?? join(dataDir, 'server.log');
   const fd = openSync(logFile, 'a');
   writeSync(fd, `\n==== starting server on port ${port} at ${new Date().toISOString()} ====\n`);
+  // The built server runs as `npm start` runs it: its node flags and environment.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const start = require('../../scripts/start-command') as {
+    nodeFlags: string[];
+    env: Record<string, string>;
+  };
   const child = spawn(
     process.execPath,
     options.built
-      ? ['--max-old-space-size=256', '--max-semi-space-size=8', '--min-semi-space-size=16', join(ROOT, 'dist/main.js')]
+      ? [...start.nodeFlags, join(ROOT, 'dist/main.js')]
       : ['-r', 'ts-node/register/transpile-only', join(ROOT, 'src/main.ts')],
     {
       cwd: ROOT,
       env: {
         ...TEST_KEY_LIMITS_OFF,
         ...process.env,
-        // As `npm start` runs it (package.json).
-        ...(options.built ? { MALLOC_MMAP_THRESHOLD_: '131072' } : {}),
+        ...(options.built ? start.env : {}),
         LOG_LEVEL: 'warn',
         TEST_DLR_DELAY_MS: '200',
         PUBLIC_URL: baseUrl,
