@@ -33,4 +33,4 @@ USER node
 EXPOSE 3000
 HEALTHCHECK --interval=10s --timeout=5s --start-period=20s --retries=3 \
   CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/ready').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
-CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "--min-semi-space-size=16", "dist/main.js"]
+CMD ["node", "--max-old-space-size=256", "--max-semi-space-size=8", "--min-semi-space-size=8", "dist/main.js"]
