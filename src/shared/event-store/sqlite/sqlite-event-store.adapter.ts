@@ -247,8 +247,8 @@ export class SqliteEventStore implements EventStore {
    * Committed rows, this store's own or another thread's, become the subscriptions' news: they
    * join the recent appends as the rows that were stored, parsed when a subscription first wants
    * one, so they are what a read would give (with no subscription there is no reader, and the
-   * window is emptied), the window is known to be the log's tail up to them, and one notice goes out per
-   * run of rows of one stream. Events another writer committed just before them are read in
+   * window is emptied), the window is known to be the log's tail up to them, and one notice goes
+   * out per run of rows of one stream. Events another writer committed just before them are read in
    * first, so the window stays the log's tail without a gap.
    */
   private publish(rows: readonly EventRow[]): void {
@@ -422,7 +422,7 @@ export class SqliteEventStore implements EventStore {
     this.readIntoRecent(from, BigInt(SHARED_TAIL_READ));
   }
 
-  /** Up to `count` events of the log after `after`, parsed into the recent appends. */
+  /** Up to `count` events of the log after `after`, into the recent appends (parsed when wanted). */
   private readIntoRecent(after: bigint, count: bigint): void {
     const rows = guarded('readAll', () => this.statements.tail.all(after, count)) as EventRow[];
     for (const row of rows) this.recent.add(row);
