@@ -92,6 +92,8 @@ export class MessageDispatcher {
   private readonly logger = new Logger('dispatcher');
   private running = false;
   private readonly queued = new HintQueue<Hinted>();
+  /** The last hint's trust, shared: the 100,000 hints behind a campaign hold one object, not one each. */
+  private lastHinted: Hinted = { heldSince: undefined };
   private readonly inFlight = new Map<string, Promise<void>>();
   /** Looks at the pending list of the partitions held: while it has work, then resting (PollingLoop). */
   private readonly poll: PollingLoop;
@@ -217,8 +219,13 @@ export class MessageDispatcher {
     // Hinted again: trusted only if every hint was (a hint from the poll never is).
     const earlier = this.queued.get(messageId);
     const keepsTrust = trusted && (earlier === undefined || earlier.heldSince === since);
-    this.queued.set(messageId, { heldSince: keepsTrust ? since : undefined });
+    this.queued.set(messageId, this.hinted(keepsTrust ? since : undefined));
     this.pump();
+  }
+
+  private hinted(heldSince: number | undefined): Hinted {
+    if (this.lastHinted.heldSince !== heldSince) this.lastHinted = { heldSince };
+    return this.lastHinted;
   }
 
   /**

@@ -36,7 +36,7 @@ import { MessageEvent, messageStream } from './message.events';
 const refused = (code: string) => err(expect.objectContaining<Partial<DomainError>>({ code }));
 const delivered: MessageEvent = {
   type: 'MessageDelivered',
-  data: { errorCode: null, errorMessage: null, carrierStatus: 'DELIVRD', at: iso(2_000) },
+  data: { errorCode: null, errorMessage: null, carrierStatus: 'DELIVRD', at: iso(2_000), walletId: 'wal_1' },
 };
 
 describe('message decider', () => {
@@ -145,7 +145,13 @@ describe('message decider', () => {
         ok([
           {
             type: 'MessageFailed',
-            data: { errorCode: 'rejected', errorMessage: 'No', carrierStatus: null, at: iso(1_000) },
+            data: {
+              errorCode: 'rejected',
+              errorMessage: 'No',
+              carrierStatus: null,
+              at: iso(1_000),
+              walletId: 'wal_1',
+            },
           },
         ]),
       );
@@ -237,6 +243,7 @@ describe('message decider', () => {
               carrierStatus: 'DELIVRD',
               at: iso(3_000),
               report: reportOf(reported('c2', 'DELIVERED', 3_000)),
+              walletId: 'wal_1',
             },
           },
         ]),
@@ -255,6 +262,7 @@ describe('message decider', () => {
               carrierStatus: 'UNDELIV',
               at: iso(3_000),
               report: reportOf(reported('c2', 'DELIVERED', 3_000)),
+              walletId: 'wal_1',
             },
           },
         ]),
@@ -279,6 +287,7 @@ describe('message decider', () => {
               carrierStatus: 'EXPIRED',
               at: iso(2_000),
               report: reportOf(reported('c2', 'EXPIRED')),
+              walletId: 'wal_1',
             },
           },
         ]),
@@ -422,6 +431,7 @@ describe('message decider', () => {
               errorMessage: 'Not sent within the validity period',
               carrierStatus: null,
               at: iso(end),
+              walletId: 'wal_1',
             },
           },
         ]),
@@ -432,7 +442,7 @@ describe('message decider', () => {
   describe('expire', () => {
     const expired = (errorMessage: string, atMs = VALID_MS) => ({
       type: 'MessageExpired',
-      data: { errorCode: null, errorMessage, carrierStatus: null, at: iso(atMs) },
+      data: { errorCode: null, errorMessage, carrierStatus: null, at: iso(atMs), walletId: 'wal_1' },
     });
 
     it('expires a SENT message once its validity is over', () => {

@@ -194,7 +194,7 @@ export function cancel(
       ),
     );
   }
-  return ok([{ type: 'MessageCanceled', data: { at: cmd.now.toISOString() } }]);
+  return ok([{ type: 'MessageCanceled', data: { at: cmd.now.toISOString(), walletId: state.walletId } }]);
 }
 
 /** Records that a message was never accepted; only on an empty stream, and then nothing follows. */
@@ -249,7 +249,11 @@ export function recordSubmitResult(
     return ok([
       {
         type: 'MessageSent',
-        data: { carrierMessageIds: [...result.carrierMessageIds], sentAt: now.toISOString() },
+        data: {
+          carrierMessageIds: [...result.carrierMessageIds],
+          sentAt: now.toISOString(),
+          walletId: state.walletId,
+        },
       },
     ]);
   }
@@ -262,6 +266,7 @@ export function recordSubmitResult(
       errorMessage: result.errorMessage,
       carrierStatus: null,
       at: now.toISOString(),
+      walletId: state.walletId,
     };
     return ok([{ type: 'MessageFailed', data }]);
   }
@@ -298,6 +303,7 @@ function outcomeOf(
     carrierStatus: deciding.carrierStatus,
     at: last.reportedAt,
     report: last,
+    walletId: m.walletId,
   };
   if (failed) return { type: 'MessageFailed', data };
   if (expired) return { type: 'MessageExpired', data };
@@ -352,7 +358,13 @@ export function expire(state: MessageState, now: Date, inFlightMs = 0): Decision
   return ok([
     {
       type: 'MessageExpired',
-      data: { errorCode: null, errorMessage, carrierStatus: null, at: now.toISOString() },
+      data: {
+        errorCode: null,
+        errorMessage,
+        carrierStatus: null,
+        at: now.toISOString(),
+        walletId: state.walletId,
+      },
     },
   ]);
 }

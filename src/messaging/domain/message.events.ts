@@ -44,14 +44,25 @@ export type MessageScheduledData = MessageQueuedData & { readonly sendAt: string
 /** A scheduled message's time came: it is QUEUED for the dispatcher from here on. */
 export type MessageDueData = { readonly at: string };
 
+/**
+ * Settling events (MessageSent, the outcomes, MessageCanceled) name the message's wallet (`''` for
+ * a sandbox try-out), so that settlement and the webhooks know whose it is without keeping every
+ * open message's wallet in memory or reading its stream. Absent on events recorded before
+ * 2026-11-27: those consumers then read the stream's first event.
+ */
+type NamesWallet = { readonly walletId?: string };
+
 /** The merchant canceled a scheduled message before it was due: its credits go back. Nothing follows it. */
-export type MessageCanceledData = { readonly at: string };
+export type MessageCanceledData = { readonly at: string } & NamesWallet;
 
 /** A dispatcher holds the message until `leaseUntil`, so two processes never submit it twice. */
 export type MessageClaimedData = { readonly dispatcherId: string; readonly leaseUntil: string };
 
 /** The carrier took it: one id per part, in part order. */
-export type MessageSentData = { readonly carrierMessageIds: readonly string[]; readonly sentAt: string };
+export type MessageSentData = {
+  readonly carrierMessageIds: readonly string[];
+  readonly sentAt: string;
+} & NamesWallet;
 
 /** The carrier said "not now": the claim is released and the next try waits for `retryAt`. */
 export type MessageSubmitDeferredData = { readonly reason: string; readonly retryAt: string };
@@ -77,7 +88,7 @@ export type MessageOutcomeData = {
   readonly carrierStatus: string | null;
   readonly at: string;
   readonly report?: DeliveryReportedData;
-};
+} & NamesWallet;
 
 /** Never accepted (e.g. crash recovery found a reservation without a message). Nothing follows it. */
 export type MessageRejectedData = { readonly reason: string; readonly at: string };
@@ -97,6 +108,12 @@ export type MessageEvent =
   | { readonly type: 'MessageRejected'; readonly data: MessageRejectedData };
 
 export type MessageEventType = MessageEvent['type'];
+
+/** The wallet a settling event names, when it was recorded with one (see NamesWallet). */
+export const walletNamedBy = (data: unknown): string | undefined => {
+  const walletId = (data as NamesWallet | null)?.walletId;
+  return typeof walletId === 'string' ? walletId : undefined;
+};
 
 export const MESSAGE_EVENT_TYPES: readonly MessageEventType[] = [
   'MessageQueued',

@@ -42,7 +42,7 @@ export const scheduled: MessageEvent = { type: 'MessageScheduled', data: schedul
 export const due = (atMs = SEND_AT_MS): MessageEvent => ({ type: 'MessageDue', data: { at: iso(atMs) } });
 export const canceled = (atMs = 30_000): MessageEvent => ({
   type: 'MessageCanceled',
-  data: { at: iso(atMs) },
+  data: { at: iso(atMs), walletId: 'wal_1' },
 });
 export const claimed = (dispatcherId = 'd1', leaseUntilMs = 30_000): MessageEvent => ({
   type: 'MessageClaimed',
@@ -50,7 +50,7 @@ export const claimed = (dispatcherId = 'd1', leaseUntilMs = 30_000): MessageEven
 });
 export const sent = (ids: readonly string[] = ['c1', 'c2'], atMs = 1_000): MessageEvent => ({
   type: 'MessageSent',
-  data: { carrierMessageIds: ids, sentAt: iso(atMs) },
+  data: { carrierMessageIds: ids, sentAt: iso(atMs), walletId: 'wal_1' },
 });
 export const deferred = (retryAtMs: number): MessageEvent => ({
   type: 'MessageSubmitDeferred',

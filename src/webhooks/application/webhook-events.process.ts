@@ -9,7 +9,12 @@ import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
 import { INBOUND_STREAM_PREFIX, InboundMessageReceived } from '../../compliance/domain/compliance.events';
 import { toApiInbound } from '../../compliance/projections/compliance.projection';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
-import { isAcceptedEventType, type MessageEvent } from '../../messaging/domain/message.events';
+import {
+  isAcceptedEventType,
+  type MessageEvent,
+  type MessageQueuedData,
+  walletNamedBy,
+} from '../../messaging/domain/message.events';
 import {
   MESSAGES,
   MessageDoc,
@@ -82,7 +87,12 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
   const checkouts = checkoutsProjection(publicUrl);
   const histories = new SourceHistories(events, 5_000);
   const log = new WebhookEventLog(events, 10_000);
-  const wallets = new StreamWallets(events, 100_000, isAcceptedEventType);
+  // Messages' events name their wallet, but for those recorded before they did.
+  const wallets = new StreamWallets(events, 10_000, isAcceptedEventType, (recorded) =>
+    isAcceptedEventType(recorded.type)
+      ? (recorded.data as MessageQueuedData).walletId
+      : walletNamedBy(recorded.data),
+  );
   const verificationWallets = new StreamWallets(events, 20_000, (type) => type === 'VerificationStarted');
   /** Whether a wallet has enabled endpoints, as this process last applied it (PM_WALLETS). */
   const withEndpoints = new RecentlyUsed<string, boolean>(100_000);
@@ -305,24 +315,29 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
 }
 
 /**
- * Each stream's wallet, noted from the stream's first event as it goes by (a message's
- * MessageQueued or MessageScheduled, a verification's VerificationStarted); read from that first
- * event for a stream this process has not seen (after a restart, or pushed out by newer ones).
+ * Each stream's wallet: named by the event itself where it can be (a message's first event and
+ * its settling ones, NamesWallet), else noted from the stream's first event as it goes by (a
+ * verification's VerificationStarted), or read from that first event for a stream this process
+ * has not seen (after a restart, pushed out by newer ones, or a message event recorded before
+ * events named their wallet).
  */
 class StreamWallets {
   private readonly known: RecentlyUsed<string, string | null>;
-  /** One copy of each wallet id for `known`, which keeps one for each of 100,000 streams. */
+  /** One copy of each wallet id, however many streams' events name it. */
   private readonly walletIds = new Interner(10_000);
 
   constructor(
     private readonly events: EventStore,
     capacity: number,
     private readonly isFirst: (type: string) => boolean,
+    private readonly named: (recorded: RecordedEvent) => string | undefined = () => undefined,
   ) {
     this.known = new RecentlyUsed(capacity);
   }
 
   async of(recorded: RecordedEvent): Promise<string | null> {
+    const named = this.named(recorded);
+    if (named !== undefined) return named ? this.walletIds.of(named) : null;
     if (this.isFirst(recorded.type)) return this.note(recorded.streamId, recorded);
     if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
     const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
