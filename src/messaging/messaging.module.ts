@@ -49,7 +49,6 @@ import { SandboxMessagesHttpController } from './http/sandbox-messages.http.cont
 import { loadMessagingOptions, MESSAGING_OPTIONS } from './messaging.options';
 import { CARRIER_ROUTES } from './ports/carrier.port';
 import { messagesProjection } from './projections/messages.projection';
-import { messageActivityProjection } from './projections/message-activity.projection';
 import { unqueuedReservationsProjection } from './projections/open-reservations.projection';
 
 @Module({
@@ -126,7 +125,6 @@ export class MessagingModule {
     if (runsProcessManagersHere(config)) metrics.dispatchBacklogFrom(() => dispatcher.backlog());
     projections.register(
       messagesProjection,
-      messageActivityProjection,
       unqueuedReservationsProjection,
       routesProjection(routes),
       dispatchProjection(dispatcher, aggregates),

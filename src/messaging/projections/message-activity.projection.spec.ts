@@ -4,12 +4,12 @@ import type { ReadStore } from '../../shared/read-store/read-store.port';
 import { summarizeActivity } from '../application/message-activity-summary';
 import { queuedData } from '../domain/message.test-support';
 import {
-  ACTIVITY_OPEN,
   activityId,
   MESSAGE_ACTIVITY,
-  messageActivityProjection,
+  RETIRED_ACTIVITY_OPEN,
   WalletDayActivity,
 } from './message-activity.projection';
+import { MESSAGES, messagesProjection, OPEN_MESSAGES } from './messages.projection';
 
 const empty = { get: async () => null } as unknown as ReadStore;
 let position = 0n;
@@ -39,7 +39,7 @@ const then = (id: string, type: string, data: unknown = outcome) => recorded(`me
 
 async function project(events: RecordedEvent[]): Promise<BatchView> {
   const view = new BatchView(empty);
-  for (const e of events) await messageActivityProjection.apply(e, view);
+  for (const e of events) await messagesProjection.apply(e, view);
   return view;
 }
 
@@ -70,7 +70,7 @@ const history = (): RecordedEvent[] => [
   recorded('wallet-wal_1', 'ReservationCaptured', { messageId: 'm1', sms: 2 }, '2026-05-02T00:00:05.000Z'),
 ];
 
-describe('messageActivityProjection', () => {
+describe('the overview counts the messages projection keeps', () => {
   it('counts each wallet message on the day it was created, under the status it has now, per carrier', async () => {
     const view = await project(history());
     expect(await view.get<WalletDayActivity>(MESSAGE_ACTIVITY, activityId('wal_1', '2026-05-01'))).toEqual({
@@ -88,21 +88,18 @@ describe('messageActivityProjection', () => {
     expect(await view.get(MESSAGE_ACTIVITY, activityId('', '2026-05-02'))).toBeNull();
   });
 
-  it('keeps a message only while it is not final, and writes no open document for one finished in the batch', async () => {
+  it('keeps no work list of its own: each message is counted from its document', async () => {
     const view = await project(history());
-    expect(await view.get(ACTIVITY_OPEN, 'm5')).toMatchObject({ status: 'SENT', day: '2026-05-02' });
-    const open = view
-      .writes()
-      .filter((w) => w.collection === ACTIVITY_OPEN)
-      .map((w) => `${w.op} ${w.id}`);
-    expect(open).toEqual(['put m5']);
+    const collections = new Set(view.writes().map((w) => w.collection));
+    expect([...collections].sort()).toEqual([MESSAGE_ACTIVITY, OPEN_MESSAGES, MESSAGES].sort());
+    expect(collections).not.toContain(RETIRED_ACTIVITY_OPEN);
   });
 
   it('ignores an event it already applied (a revision at or below the one it holds)', async () => {
     const events = history();
     const view = await project(events);
     const sent = events.find((e) => e.streamId === 'message-m5' && e.type === 'MessageSent')!;
-    await messageActivityProjection.apply(sent, view);
+    await messagesProjection.apply(sent, view);
     const day2 = await view.get<WalletDayActivity>(MESSAGE_ACTIVITY, activityId('wal_1', '2026-05-02'));
     expect(day2?.messages.MTN.SENT).toBe(1);
   });

@@ -9,6 +9,13 @@ import type {
 } from '../domain/message.events';
 import { MESSAGE_EVENT_TYPES } from '../domain/message.events';
 import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
+import {
+  countCapture,
+  countStatus,
+  MESSAGE_ACTIVITY,
+  RETIRED_ACTIVITY_OPEN,
+  RETIRED_ACTIVITY_PROJECTION,
+} from './message-activity.projection';
 
 /** Messages by id, also listed per wallet (partition = walletId, newest first by `sort`). */
 export const MESSAGES = 'messages';
@@ -177,14 +184,20 @@ const listing = (doc: MessageDoc) => ({
 });
 
 /**
- * The message read model and the work lists the messaging process managers read. Idempotent:
- * each document remembers the stream revision it reflects.
+ * The message read model, the work lists the messaging process managers read, and the console
+ * overview's counts per wallet and day (MESSAGE_ACTIVITY, moved as each message's status moves).
+ * Idempotent: each document remembers the stream revision it reflects.
  */
 export const messagesProjection: Projection = {
   name: MESSAGES_PROJECTION,
-  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, BATCH_MESSAGES],
-  filter: { streamPrefixes: ['message-'], eventTypes: MESSAGE_EVENT_TYPES },
+  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, BATCH_MESSAGES, MESSAGE_ACTIVITY],
+  replaces: [{ name: RETIRED_ACTIVITY_PROJECTION, collections: [RETIRED_ACTIVITY_OPEN] }],
+  filter: {
+    streamPrefixes: ['message-', 'wallet-'],
+    eventTypes: [...MESSAGE_EVENT_TYPES, 'ReservationCaptured'],
+  },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
+    if (recorded.type === 'ReservationCaptured') return countCapture(recorded, view);
     const event = recorded as unknown as RecordedEvent & MessageEvent;
     const messageId = recorded.streamId.slice('message-'.length);
     const current = opensStream(recorded) ? null : await view.get<MessageDoc>(MESSAGES, messageId);
@@ -210,6 +223,7 @@ export const messagesProjection: Projection = {
           { fresh: true },
         );
       }
+      await countStatus(view, doc, null, doc.status);
       return;
     }
     if (!current || isFinal(current.status)) return;
@@ -251,5 +265,6 @@ export const messagesProjection: Projection = {
     }
     if (isFinal(next.status)) view.delete(OPEN_MESSAGES, messageId);
     view.put(MESSAGES, messageId, next, listing(next));
+    if (next.status !== current.status) await countStatus(view, current, current.status, next.status);
   },
 };

@@ -56,6 +56,32 @@ describe('ProjectionRunner', () => {
     await expect(runner.waitFor(position, null, 3_000)).resolves.toBeUndefined();
     await runner.stop();
   });
+
+  it('applies a projection again from the start, once, when one it took over still has a checkpoint', async () => {
+    const { position } = await events.append('note-1', [{ type: 'Noted', data: {} }], 'no_stream');
+    // As a store left by the code before the merge: the retired projection's checkpoint and work
+    // list, and the taking-over projection's documents made up to a later position than its own.
+    await reads.commit('old-counts', [{ op: 'put', collection: 'old-open', id: 'x', doc: {} }], 5n, undefined);
+    await reads.commit('notes', [{ op: 'put', collection: 'notes', id: 'stale', doc: {} }], position, undefined);
+    let applies = 0;
+    const merged: Projection = {
+      ...notes(() => applies++),
+      replaces: [{ name: 'old-counts', collections: ['old-open'] }],
+    };
+    const runner = new ProjectionRunner(events, reads, [merged], { commitIntervalMs: 5, log: () => {} });
+    await runner.start();
+    await runner.waitFor(position, null, 3_000);
+    expect(applies).toBe(1); // from the start, although its checkpoint had passed the event
+    expect(await reads.get('notes', 'stale')).toBeNull();
+    expect(await reads.get('old-open', 'x')).toBeNull();
+    expect(await reads.checkpoint('old-counts')).toBeNull();
+    await runner.stop();
+    await runner.start(); // retired once: nothing is applied again
+    await runner.waitFor(position, null, 3_000);
+    expect(applies).toBe(1);
+    expect(await reads.get('notes', 'note-1')).toEqual({ at: String(position) });
+    await runner.stop();
+  });
 });
 
 async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void> {

@@ -127,6 +127,7 @@ export class ProjectionRunner {
           committing: null,
         };
         this.running.set(projection.name, running);
+        await this.retireReplaced(projection);
         await this.subscribe(running);
       }
     } catch (error) {
@@ -167,8 +168,11 @@ export class ProjectionRunner {
   async rebuild(onProgress?: (progress: RebuildProgress) => void): Promise<void> {
     const wasRunning = !this.stopped;
     await this.stop();
-    for (const projection of this.projections)
+    for (const projection of this.projections) {
       await this.store.reset(projection.name, projection.collections);
+      for (const retired of projection.replaces ?? [])
+        await this.store.reset(retired.name, retired.collections);
+    }
     const head = await this.events.headPosition();
     this.rebuilding = onProgress ? { head, applied: 0, onProgress } : null;
     // A replay that stops moving says which read models hold it back, instead of waiting in silence.
@@ -177,7 +181,9 @@ export class ProjectionRunner {
         .filter((r) => r.reached < head)
         .map((r) => `${r.projection.name} at ${r.reached}${r.subscription ? '' : ' (not subscribed)'}`);
       if (behind.length > 0)
-        (this.options.log ?? console.error)(`rebuild to position ${head} still waits for ${behind.join(', ')}`);
+        (this.options.log ?? console.error)(
+          `rebuild to position ${head} still waits for ${behind.join(', ')}`,
+        );
     }, REBUILD_STALL_REPORT_MS);
     watch.unref?.();
     try {
@@ -250,6 +256,23 @@ export class ProjectionRunner {
     let position = rebuilding.head;
     for (const running of this.running.values()) if (running.reached < position) position = running.reached;
     rebuilding.onProgress({ applied: rebuilding.applied, position, head: rebuilding.head });
+  }
+
+  /**
+   * A projection that took over retired ones' documents starts over while any of them has a
+   * checkpoint (Projection.replaces): once, at the first start after the merge. Its own reset
+   * comes first, so a crash in between only starts it over again.
+   */
+  private async retireReplaced(projection: Projection): Promise<void> {
+    const retired = [];
+    for (const r of projection.replaces ?? [])
+      if ((await this.store.checkpoint(r.name)) !== null) retired.push(r);
+    if (retired.length === 0) return;
+    (this.options.log ?? console.error)(
+      `${projection.name} took over ${retired.map((r) => r.name).join(', ')}: applying it again from the log's start`,
+    );
+    await this.store.reset(projection.name, projection.collections);
+    for (const r of retired) await this.store.reset(r.name, r.collections);
   }
 
   private async subscribe(running: Running): Promise<void> {

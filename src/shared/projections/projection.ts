@@ -1,6 +1,13 @@
 import type { EventFilter, RecordedEvent } from '../event-store/event-store.port';
 import type { DocumentIndex } from '../read-store/read-store.port';
 
+/** A projection no longer run, merged into another (Projection.replaces). */
+export interface RetiredProjection {
+  readonly name: string;
+  /** Its collections that nobody took over: emptied when it is retired. */
+  readonly collections: readonly string[];
+}
+
 /** What a projection sees of the read store while it applies a batch of events. */
 export interface ProjectionView {
   get<T>(collection: string, id: string): Promise<T | null>;
@@ -36,6 +43,13 @@ export interface Projection {
   /** Collections the projection owns; a rebuild empties them. */
   readonly collections: readonly string[];
   readonly filter?: EventFilter;
+  /**
+   * Projections whose documents this one took over (merged into it). While one of them still
+   * has a checkpoint in the read store, its documents were made up to another position than
+   * this one's: this projection then starts over from the log's start, its collections emptied,
+   * and the retired one's checkpoint and own collections are cleared with it.
+   */
+  readonly replaces?: readonly RetiredProjection[];
   /**
    * Process managers act on the world (carriers, payment providers); read models only write
    * documents. The operator CLI catches read models up but never runs process managers.

@@ -3,12 +3,8 @@ import { IQueryHandler, QueryHandler } from '@nestjs/cqrs';
 import { Clock, CLOCK } from '../../../shared/clock';
 import { ProjectionsService } from '../../../shared/projections/projections.service';
 import { READ_STORE, ReadStore } from '../../../shared/read-store/read-store.port';
-import {
-  dayOf,
-  MESSAGE_ACTIVITY,
-  MESSAGE_ACTIVITY_PROJECTION,
-  WalletDayActivity,
-} from '../../projections/message-activity.projection';
+import { dayOf, MESSAGE_ACTIVITY, WalletDayActivity } from '../../projections/message-activity.projection';
+import { MESSAGES_PROJECTION } from '../../projections/messages.projection';
 import { summarizeActivity } from '../message-activity-summary';
 import { MessageActivity, MessageActivityView } from './message-activity.query';
 
@@ -24,7 +20,7 @@ export class MessageActivityHandler implements IQueryHandler<MessageActivity, Me
   ) {}
 
   async execute({ walletId, days }: MessageActivity): Promise<MessageActivityView> {
-    await this.projections.catchUp([MESSAGE_ACTIVITY_PROJECTION]);
+    await this.projections.catchUp([MESSAGES_PROJECTION]);
     const now = this.clock.now().getTime();
     const window = Array.from({ length: days }, (_, i) =>
       dayOf(new Date(now - (days - 1 - i) * DAY_MS).toISOString()),
