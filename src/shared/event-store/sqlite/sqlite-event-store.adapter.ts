@@ -187,6 +187,11 @@ export class SqliteEventStore implements EventStore {
       forwards: this.db.prepare(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC LIMIT ?`,
       ),
+      // A whole stream (an aggregate's load) without LIMIT: a bound LIMIT made the same search
+      // take twice as long (11 µs against 6 for a message's stream of two events).
+      forwardsAll: this.db.prepare(
+        `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision >= ? ORDER BY revision ASC`,
+      ),
       backwards: this.db.prepare(
         `SELECT ${COLUMNS} FROM events WHERE stream_id = ? AND revision <= ? ORDER BY revision DESC LIMIT ?`,
       ),
@@ -334,7 +339,9 @@ export class SqliteEventStore implements EventStore {
             options.fromRevision ?? BigInt(Number.MAX_SAFE_INTEGER),
             limit,
           )
-        : this.statements.forwards.all(streamId, options.fromRevision ?? 0n, limit),
+        : options.limit === undefined
+          ? this.statements.forwardsAll.all(streamId, options.fromRevision ?? 0n)
+          : this.statements.forwards.all(streamId, options.fromRevision ?? 0n, limit),
     ) as EventRow[];
     return rows.map(toRecorded);
   }
