@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/app-config';
-import { eventStoreFile } from '../../config/app-config';
+import { eventStoreFile, sqliteOptions } from '../../config/app-config';
 import type { EventStore } from './event-store.port';
 import { SqliteEventStore } from './sqlite/sqlite-event-store.adapter';
 
@@ -11,5 +11,5 @@ export function createEventStore(config: AppConfig): EventStore {
     const { EventStoreDbEventStore } = require('./eventstoredb/eventstoredb-event-store.adapter');
     return new EventStoreDbEventStore(config.eventStoreUrl, { namespace: config.storeNamespace });
   }
-  return new SqliteEventStore(eventStoreFile(config), { autoCheckpoint: !config.backgroundThreads });
+  return new SqliteEventStore(eventStoreFile(config), sqliteOptions(config));
 }

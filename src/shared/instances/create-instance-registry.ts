@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/app-config';
-import { readStoreFile } from '../../config/app-config';
+import { readStoreFile, sqliteOptions } from '../../config/app-config';
 import type { InstanceRegistry } from './instance-registry.port';
 import { SqliteInstanceRegistry } from './sqlite/sqlite-instance-registry.adapter';
 
@@ -14,5 +14,5 @@ export function createInstanceRegistry(config: AppConfig): InstanceRegistry {
     const { MongoInstanceRegistry } = require('./mongodb/mongodb-instance-registry.adapter');
     return new MongoInstanceRegistry(config.mongodbUrl, { namespace: config.storeNamespace });
   }
-  return new SqliteInstanceRegistry(readStoreFile(config), { autoCheckpoint: !config.backgroundThreads });
+  return new SqliteInstanceRegistry(readStoreFile(config), sqliteOptions(config));
 }

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../config/app-config';
-import { readStoreFile } from '../../config/app-config';
+import { readStoreFile, sqliteOptions } from '../../config/app-config';
 import type { ReadStore } from './read-store.port';
 import { SqliteReadStore } from './sqlite/sqlite-read-store.adapter';
 
@@ -10,5 +10,5 @@ export function createReadStore(config: AppConfig): ReadStore {
     const { MongoReadStore } = require('./mongodb/mongodb-read-store.adapter');
     return new MongoReadStore(config.mongodbUrl, { namespace: config.storeNamespace });
   }
-  return new SqliteReadStore(readStoreFile(config), { autoCheckpoint: !config.backgroundThreads });
+  return new SqliteReadStore(readStoreFile(config), sqliteOptions(config));
 }

@@ -8,6 +8,11 @@ export interface SqliteOptions {
    * into the database, with its fsync, was half of what a small commit cost this thread.
    */
   readonly autoCheckpoint?: boolean;
+  /**
+   * The connection's page cache, in KiB (SQLITE_PAGE_CACHE_KIB). Unset: better-sqlite3's 16 MB,
+   * which each of the server's connections filled and kept after a burst of writes.
+   */
+  readonly pageCacheKiB?: number;
 }
 
 /**
@@ -25,5 +30,6 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Database.
   // Once checkpointed, a WAL that grew under a burst is cut back to this size.
   db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   if (options.autoCheckpoint === false) db.pragma('wal_autocheckpoint = 0');
+  if (options.pageCacheKiB !== undefined) db.pragma(`cache_size = -${Math.floor(options.pageCacheKiB)}`);
   return db;
 }
