@@ -30,7 +30,10 @@ export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
  */
 export const OPEN_MESSAGES = 'message-open';
 export const OPEN_PARTITION = 'open';
-/** The messages of each batch send (partition = batch id, sorted as in MESSAGES): `?batch=`'s index. */
+/**
+ * The messages of each batch send (partition = batch id, sorted as in MESSAGES): `?batch=`'s
+ * index. (Campaign messages had entries too until 2026-11-27, which nothing read.)
+ */
 export const BATCH_MESSAGES = 'message-batch-items';
 /** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
 export const SANDBOX_PARTITION = 'sandbox';
@@ -213,13 +216,15 @@ export const messagesProjection: Projection = {
         { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
         { fresh: true },
       );
-      const group = event.data.batchId ?? event.data.campaignId;
-      if (group) {
+      // A campaign's messages need no entry: their ids are derived from the campaign and each
+      // recipient's place, which is how the campaign's pages find them (messages-page.handler).
+      const batchId = event.data.batchId;
+      if (batchId) {
         view.put(
           BATCH_MESSAGES,
           messageId,
           { messageId },
-          { partition: group, sort: doc.sort },
+          { partition: batchId, sort: doc.sort },
           { fresh: true },
         );
       }
