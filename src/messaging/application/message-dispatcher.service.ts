@@ -66,6 +66,14 @@ export const outboundOf = (m: Message): OutboundMessage => ({
  */
 const BUSY_HINTS = 2_000;
 
+/**
+ * A queued message's state is remembered for its submission only while fewer hints than this
+ * wait before it: behind a campaign 100,000 wait, and remembering each as it is queued pushed
+ * out of the aggregate store's 10,000 the states of the messages being sent and reported on
+ * then, long before the last ones' turn came.
+ */
+const REMEMBER_WHILE_WAITING = 2_000;
+
 /** A message hinted to the dispatcher, and whether its state must be read before it is submitted. */
 interface Hinted {
   /**
@@ -182,6 +190,11 @@ export class MessageDispatcher {
       submitting: this.inFlight.size,
       wakeUps: this.retryTimers.size,
     };
+  }
+
+  /** Whether a message hinted now will be submitted soon enough for its state to be worth keeping. */
+  turnIsNear(): boolean {
+    return this.queued.size < REMEMBER_WHILE_WAITING;
   }
 
   /** The dispatch partitions this process holds now. */
@@ -433,10 +446,11 @@ export function dispatchProjection(dispatcher: MessageDispatcher, aggregates: Ag
       switch (event.type) {
         case 'MessageQueued':
           put(view, messageId, event.data.createdAt);
-          aggregates.remember(recorded.streamId, messageDecider, {
-            state: messageDecider.evolve(messageDecider.initialState(), event),
-            revision: recorded.revision,
-          });
+          if (dispatcher.turnIsNear())
+            aggregates.remember(recorded.streamId, messageDecider, {
+              state: messageDecider.evolve(messageDecider.initialState(), event),
+              revision: recorded.revision,
+            });
           dispatcher.hint(messageId, { queuedAt: recorded.recordedAt });
           return;
         case 'MessageScheduled':
