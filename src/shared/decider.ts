@@ -15,6 +15,11 @@ export interface Decider<State, Event extends DomainEvent> {
   evolve(state: State, event: Event): State;
   /** Folds many events at once, where that is cheaper than one by one (a large state copied once). */
   evolveAll?(state: State, events: Iterable<Event>): State;
+  /**
+   * A state no command changes any more (a settled message): the aggregate store keeps none in
+   * memory, so the ones still in use are not pushed out by them. A decision on one reads it again.
+   */
+  isFinal?(state: State): boolean;
 }
 
 /** A decision: the events to record, or the business error that refused the command. */

@@ -144,7 +144,11 @@ export function evolve(state: MessageState, event: MessageEvent): MessageState {
   }
 }
 
-export const messageDecider: Decider<MessageState, MessageEvent> = { initialState, evolve };
+export const messageDecider: Decider<MessageState, MessageEvent> = {
+  initialState,
+  evolve,
+  isFinal: (state) => isTerminal(state.status),
+};
 
 type Decision = Result<MessageEvent[], DomainError>;
 

@@ -125,7 +125,7 @@ export class AggregateStore {
         );
         let state = loaded.state;
         for (const event of events) state = decider.evolve(state, event);
-        this.recent.set(streamId, decider, { state, revision: appended.nextExpectedRevision });
+        this.recent.keep(streamId, decider, { state, revision: appended.nextExpectedRevision });
         if (options.snapshots)
           await this.maybeSnapshot(
             streamId,
@@ -171,7 +171,7 @@ export class AggregateStore {
     loaded: Loaded<State>,
   ): void {
     const known = this.recent.get<State>(streamId, decider);
-    if (!known || known.revision < loaded.revision) this.recent.set(streamId, decider, loaded);
+    if (!known || known.revision < loaded.revision) this.recent.keep(streamId, decider, loaded);
   }
 
   /** The stream folded from the remembered state (or from scratch), remembered in turn. */
@@ -182,7 +182,7 @@ export class AggregateStore {
   ): Promise<Loaded<State>> {
     const known = this.recent.get<State>(streamId, decider);
     const loaded = await this.loadFrom(streamId, decider, snapshots, known);
-    if (loaded.revision >= 0n) this.recent.set(streamId, decider, loaded);
+    if (loaded.revision >= 0n) this.recent.keep(streamId, decider, loaded);
     return loaded;
   }
 
@@ -225,8 +225,10 @@ class RecentStates {
     return entry && entry.decider === decider ? (entry.loaded as Loaded<State>) : null;
   }
 
-  set<State>(streamId: string, decider: object, loaded: Loaded<State>): void {
-    this.entries.set(streamId, { decider, loaded });
+  /** Remembers the state, or forgets the stream once its state is final (Decider.isFinal). */
+  keep<State>(streamId: string, decider: Decider<State, DomainEvent>, loaded: Loaded<State>): void {
+    if (decider.isFinal?.(loaded.state)) this.entries.delete(streamId);
+    else this.entries.set(streamId, { decider, loaded });
   }
 }
 
