@@ -23,6 +23,29 @@ export interface WalletBalanceView {
   readonly updatedAt: string;
 }
 
+/** The balance as this projection changes it: its own document (see walletBalanceProjection). */
+type Balance = { -readonly [K in keyof WalletBalanceView]: WalletBalanceView[K] };
+
+const emptyBalance = (walletId: string): Balance => ({
+  walletId,
+  accountId: '',
+  environment: 'TEST',
+  creditsIn: 0,
+  captured: 0,
+  reserved: 0,
+  openReservations: 0,
+  smsLeft: 0,
+  revision: '-1',
+  updatedAt: '',
+});
+
+/**
+ * The wallet balances read model. A wallet's document is changed in place and put again, not
+ * copied: behind a campaign a wallet sees 200,000 events (a reservation and a capture a message),
+ * and copying its document for each was a twentieth of what the worker allocated. The documents
+ * changed are the projection's own, held by the runner between commits and dropped when it
+ * resumes from its checkpoint (as the campaigns read model's are).
+ */
 export const walletBalanceProjection: Projection = {
   name: 'wallet-balances',
   collections: [WALLETS],
@@ -30,56 +53,46 @@ export const walletBalanceProjection: Projection = {
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     const event = recorded as unknown as RecordedEvent & WalletEvent;
     const walletId = recorded.streamId.slice('wallet-'.length);
-    const current = await view.get<WalletBalanceView>(WALLETS, walletId);
+    const current = await view.get<Balance>(WALLETS, walletId);
     if (current && BigInt(current.revision) >= recorded.revision) return; // already applied
-    const base: WalletBalanceView = current ?? {
-      walletId,
-      accountId: '',
-      environment: 'TEST',
-      creditsIn: 0,
-      captured: 0,
-      reserved: 0,
-      openReservations: 0,
-      smsLeft: 0,
-      revision: '-1',
-      updatedAt: '',
-    };
-    const next = applyWalletEvent(base, event);
-    view.put(WALLETS, walletId, {
-      ...next,
-      smsLeft: next.creditsIn - next.captured - next.reserved - (next.held ?? 0),
-      revision: recorded.revision.toString(),
-      updatedAt: recorded.recordedAt.toISOString(),
-    });
+    const balance = current ?? emptyBalance(walletId);
+    applyWalletEvent(balance, event);
+    balance.smsLeft = balance.creditsIn - balance.captured - balance.reserved - (balance.held ?? 0);
+    balance.revision = recorded.revision.toString();
+    balance.updatedAt = recorded.recordedAt.toISOString();
+    view.put(WALLETS, walletId, balance);
   },
 };
 
-function applyWalletEvent(w: WalletBalanceView, event: WalletEvent): WalletBalanceView {
+function applyWalletEvent(w: Balance, event: WalletEvent): void {
   switch (event.type) {
     case 'WalletOpened':
-      return { ...w, accountId: event.data.accountId, environment: event.data.environment };
+      w.accountId = event.data.accountId;
+      w.environment = event.data.environment;
+      return;
     case 'CreditsAdded':
-      return { ...w, creditsIn: w.creditsIn + event.data.sms };
+      w.creditsIn += event.data.sms;
+      return;
     case 'CreditsReserved':
-      return {
-        ...w,
-        reserved: w.reserved + event.data.sms,
-        openReservations: w.openReservations + 1,
-        // Taken from a hold: the credits only move from the hold to the message.
-        ...(event.data.holdId !== undefined ? { held: (w.held ?? 0) - event.data.sms } : {}),
-      };
+      w.reserved += event.data.sms;
+      w.openReservations += 1;
+      // Taken from a hold: the credits only move from the hold to the message.
+      if (event.data.holdId !== undefined) w.held = (w.held ?? 0) - event.data.sms;
+      return;
     case 'CreditsHeld':
-      return { ...w, held: (w.held ?? 0) + event.data.sms };
+      w.held = (w.held ?? 0) + event.data.sms;
+      return;
     case 'HeldCreditsReleased':
-      return { ...w, held: (w.held ?? 0) - event.data.sms };
+      w.held = (w.held ?? 0) - event.data.sms;
+      return;
     case 'ReservationCaptured':
-      return {
-        ...w,
-        reserved: w.reserved - event.data.sms,
-        openReservations: w.openReservations - 1,
-        captured: w.captured + event.data.sms,
-      };
+      w.reserved -= event.data.sms;
+      w.openReservations -= 1;
+      w.captured += event.data.sms;
+      return;
     case 'ReservationReleased':
-      return { ...w, reserved: w.reserved - event.data.sms, openReservations: w.openReservations - 1 };
+      w.reserved -= event.data.sms;
+      w.openReservations -= 1;
+      return;
   }
 }
