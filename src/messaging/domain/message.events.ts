@@ -109,7 +109,10 @@ export type MessageEvent =
 
 export type MessageEventType = MessageEvent['type'];
 
-/** The wallet a settling event names, when it was recorded with one (see NamesWallet). */
+/**
+ * The wallet a message event names: its first event (MessageQueued, MessageScheduled) always,
+ * a settling one when it was recorded with one (see NamesWallet); undefined for the others.
+ */
 export const walletNamedBy = (data: unknown): string | undefined => {
   const walletId = (data as NamesWallet | null)?.walletId;
   return typeof walletId === 'string' ? walletId : undefined;

@@ -9,12 +9,7 @@ import { CHECKOUT_STREAM_PREFIX } from '../../billing/domain/checkout.events';
 import { INBOUND_STREAM_PREFIX, InboundMessageReceived } from '../../compliance/domain/compliance.events';
 import { toApiInbound } from '../../compliance/projections/compliance.projection';
 import { messageDecider, isMessage } from '../../messaging/domain/message.decider';
-import {
-  isAcceptedEventType,
-  type MessageEvent,
-  type MessageQueuedData,
-  walletNamedBy,
-} from '../../messaging/domain/message.events';
+import { isAcceptedEventType, type MessageEvent, walletNamedBy } from '../../messaging/domain/message.events';
 import {
   MESSAGES,
   MessageDoc,
@@ -89,9 +84,7 @@ export function webhookEventsProcess(events: EventStore, publicUrl: string): Pro
   const log = new WebhookEventLog(events, 10_000);
   // Messages' events name their wallet, but for those recorded before they did.
   const wallets = new StreamWallets(events, 10_000, isAcceptedEventType, (recorded) =>
-    isAcceptedEventType(recorded.type)
-      ? (recorded.data as MessageQueuedData).walletId
-      : walletNamedBy(recorded.data),
+    walletNamedBy(recorded.data),
   );
   const verificationWallets = new StreamWallets(events, 20_000, (type) => type === 'VerificationStarted');
   /** Whether a wallet has enabled endpoints, as this process last applied it (PM_WALLETS). */
