@@ -224,13 +224,15 @@ describe('Messaging: POST /v1/messages/batch', () => {
   it('lists exactly a batch’s messages with ?batch=, page by page; an unknown or another wallet’s batch is 404', async () => {
     const m = await createMerchant(t);
     const other = await createMerchant(t);
-    const mine = await batch(m.testKey, shared(items(5)));
-    await send(t, m.testKey);
+    // A refused item (its slot answers an error) has no message to list.
+    const mine = await batch(m.testKey, shared([...items(2), { to: '12' }, ...items(3)]));
+    const theirs = await send(t, m.testKey);
     await batch(m.testKey, shared(items(2)));
-    const ids = mine.body.data.map((d: { id: string }) => d.id);
+    const ids = mine.body.data.flatMap((d: { id?: string }) => (d.id ? [d.id] : []));
+    expect(ids).toHaveLength(5);
 
     const all = await listIds(m.testKey, `batch=${mine.body.id}`);
-    expect(all.data.map((d) => d.id).sort()).toEqual([...ids].sort());
+    expect(all.data.map((d) => d.id)).toEqual([...ids].reverse()); // newest (last item) first
     expect(all.has_more).toBe(false);
     const firstPage = await listIds(m.testKey, `batch=${mine.body.id}&limit=3`);
     expect(firstPage.has_more).toBe(true);
@@ -240,6 +242,13 @@ describe('Messaging: POST /v1/messages/batch', () => {
     );
     expect(rest.has_more).toBe(false);
     expect([...firstPage.data, ...rest.data].map((d) => d.id)).toEqual(all.data.map((d) => d.id));
+    // A cursor that is not one of the batch's messages names no place in it.
+    const outside = await t.request(
+      'GET',
+      `/v1/messages?batch=${mine.body.id}&starting_after=${theirs.body.id}`,
+      { key: m.testKey },
+    );
+    expect(expectError(outside, 404, 'resource_missing').param).toBe('starting_after');
 
     for (const [key, id] of [
       [m.testKey, 'bat_unknown000000000000000'],

@@ -10,7 +10,7 @@ import {
   messageStream,
 } from '../domain/message.events';
 import type { Environment } from '../ports/carrier.port';
-import { BATCH_MESSAGES, MESSAGES, MessageDoc, queuedDoc, sortKey } from '../projections/messages.projection';
+import { MESSAGES, MessageDoc, queuedDoc, sortKey } from '../projections/messages.projection';
 
 /** Whose messages a read may see: one wallet (in its environment), or the sandbox try-out. */
 export type ReadScope = { readonly walletId: string; readonly environment: Environment } | 'sandbox';
@@ -52,15 +52,24 @@ export class MessageReader {
     return first?.type === 'BatchSubmitted' ? (first.data as BatchSubmittedData) : null;
   }
 
-  /** A batch's messages, newest first (last item first), as `list` pages them. */
-  async listBatch(batchId: string, limit: number, afterSort?: string): Promise<MessageDoc[]> {
-    const entries = await this.reads.list<{ messageId: string }>(BATCH_MESSAGES, {
-      partition: batchId,
-      order: 'desc',
-      limit,
-      afterSort,
-    });
-    const docs = await Promise.all(entries.map((e) => this.reads.get<MessageDoc>(MESSAGES, e.messageId)));
+  /**
+   * A batch's messages, newest first (last item first), after the message `startingAfter`: the
+   * batch's record names them in order, so they are read by id (the read model, or the log until
+   * the read model has them) and need no index of their own. Null when `startingAfter` is not one
+   * of the batch's messages. One more than `limit` says whether more exist.
+   */
+  async listBatch(
+    record: BatchSubmittedData,
+    scope: ReadScope,
+    limit: number,
+    startingAfter?: string,
+  ): Promise<MessageDoc[] | null> {
+    const newestFirst = record.items
+      .flatMap((item) => ('messageId' in item ? [item.messageId] : []))
+      .reverse();
+    const from = startingAfter === undefined ? 0 : newestFirst.indexOf(startingAfter) + 1;
+    if (from === 0 && startingAfter !== undefined) return null;
+    const docs = await Promise.all(newestFirst.slice(from, from + limit).map((id) => this.find(id, scope)));
     return docs.filter((doc): doc is MessageDoc => doc !== null);
   }
 

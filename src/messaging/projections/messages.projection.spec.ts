@@ -2,7 +2,7 @@ import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import { BatchView } from '../../shared/projections/batch-view';
 import type { ReadStore } from '../../shared/read-store/read-store.port';
 import { queuedData } from '../domain/message.test-support';
-import { BATCH_MESSAGES, messagesProjection } from './messages.projection';
+import { RETIRED_BATCH_MESSAGES, messagesProjection } from './messages.projection';
 
 const empty = { get: async () => null } as unknown as ReadStore;
 
@@ -23,13 +23,12 @@ async function written(event: RecordedEvent) {
 }
 
 describe('messagesProjection', () => {
-  it('lists a batch send’s message under its batch, for ?batch=', async () => {
-    expect(await written(queued('msg_1', { batchId: 'bat_1' }))).toContain(`${BATCH_MESSAGES} put`);
-  });
-
-  it('writes no batch entry for a campaign’s message: its id, derived from its place, finds it', async () => {
-    const writes = await written(queued('msg_2', { campaignId: 'cmp_1' }));
-    expect(writes).toContain('messages put');
-    expect(writes).not.toContain(`${BATCH_MESSAGES} put`);
+  it.each([
+    ['a batch send’s message: the batch’s record names its messages', { batchId: 'bat_1' }],
+    ['a campaign’s message: its id, derived from its place, finds it', { campaignId: 'cmp_1' }],
+  ])('writes the message and its open entry, and no index entry, for %s', async (_, origin) => {
+    const writes = await written(queued('msg_1', origin));
+    expect(writes).toEqual(expect.arrayContaining(['messages put', 'message-open put']));
+    expect(writes).not.toContain(`${RETIRED_BATCH_MESSAGES} put`);
   });
 });

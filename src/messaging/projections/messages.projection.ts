@@ -31,10 +31,11 @@ export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
 export const OPEN_MESSAGES = 'message-open';
 export const OPEN_PARTITION = 'open';
 /**
- * The messages of each batch send (partition = batch id, sorted as in MESSAGES): `?batch=`'s
- * index. (Campaign messages had entries too until 2026-11-27, which nothing read.)
+ * Retired 2026-11-27: the messages of each batch send, `?batch=`'s index until the batch's record
+ * (which names them in order) was read instead. Nothing writes it; it stays among the projection's
+ * collections so that a rebuild clears what earlier versions wrote.
  */
-export const BATCH_MESSAGES = 'message-batch-items';
+export const RETIRED_BATCH_MESSAGES = 'message-batch-items';
 /** Sandbox try-out messages have no wallet; they are listed in no wallet's partition. */
 export const SANDBOX_PARTITION = 'sandbox';
 
@@ -193,7 +194,7 @@ const listing = (doc: MessageDoc) => ({
  */
 export const messagesProjection: Projection = {
   name: MESSAGES_PROJECTION,
-  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, BATCH_MESSAGES, MESSAGE_ACTIVITY],
+  collections: [MESSAGES, MESSAGE_CARRIER_REFS, OPEN_MESSAGES, RETIRED_BATCH_MESSAGES, MESSAGE_ACTIVITY],
   replaces: [{ name: RETIRED_ACTIVITY_PROJECTION, collections: [RETIRED_ACTIVITY_OPEN] }],
   filter: {
     streamPrefixes: ['message-', 'wallet-'],
@@ -216,18 +217,6 @@ export const messagesProjection: Projection = {
         { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
         { fresh: true },
       );
-      // A campaign's messages need no entry: their ids are derived from the campaign and each
-      // recipient's place, which is how the campaign's pages find them (messages-page.handler).
-      const batchId = event.data.batchId;
-      if (batchId) {
-        view.put(
-          BATCH_MESSAGES,
-          messageId,
-          { messageId },
-          { partition: batchId, sort: doc.sort },
-          { fresh: true },
-        );
-      }
       await countStatus(view, doc, null, doc.status);
       return;
     }

@@ -33,12 +33,7 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
         'campaign',
       );
     if (campaign !== undefined) return this.campaignPage(scope, limit, campaign, startingAfter);
-    if (batch !== undefined) {
-      // Another wallet's batch is answered exactly like an unknown one.
-      const record = await this.messages.batch(batch);
-      if (!record || record.walletId !== scope.walletId || record.environment !== scope.environment)
-        throw notFound('batch', 'batch');
-    }
+    if (batch !== undefined) return this.batchPage(scope, limit, batch, startingAfter);
     await this.projections.catchUp([MESSAGES_PROJECTION]);
     let afterSort: string | undefined;
     if (startingAfter !== undefined && startingAfter !== '') {
@@ -46,11 +41,23 @@ export class MessagesPageHandler implements IQueryHandler<MessagesPage, ListPage
       if (!cursor) throw notFound('message', 'starting_after');
       afterSort = cursor.sort;
     }
-    const docs =
-      batch !== undefined
-        ? await this.messages.listBatch(batch, limit + 1, afterSort)
-        : await this.messages.list(scope.walletId, limit + 1, afterSort);
+    const docs = await this.messages.list(scope.walletId, limit + 1, afterSort);
     return page(docs.filter((d) => d.environment === scope.environment).map(toApiMessage), limit);
+  }
+
+  /** A batch's messages, newest first, as its record names them; another wallet's batch is unknown. */
+  private async batchPage(
+    scope: MessagesPage['scope'],
+    limit: number,
+    batch: string,
+    startingAfter: string | undefined,
+  ): Promise<ListPage<ApiMessage>> {
+    const record = await this.messages.batch(batch);
+    if (!record || record.walletId !== scope.walletId || record.environment !== scope.environment)
+      throw notFound('batch', 'batch');
+    const docs = await this.messages.listBatch(record, scope, limit + 1, startingAfter || undefined);
+    if (!docs) throw notFound('message', 'starting_after');
+    return page(docs.map(toApiMessage), limit);
   }
 
   /**
