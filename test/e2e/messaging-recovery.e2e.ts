@@ -2,6 +2,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OrphanReaper } from '../../src/messaging/application/message-maintenance.service';
+import { OPEN_MESSAGES, OPEN_PARTITION } from '../../src/messaging/projections/open-messages';
+import { READ_STORE, ReadStore } from '../../src/shared/read-store/read-store.port';
 import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
 import { InstanceLiveness } from '../../src/shared/instances/instance-liveness.service';
 import { INSTANCE_REGISTRY, InstanceRegistry } from '../../src/shared/instances/instance-registry.port';
@@ -150,6 +152,35 @@ describe('Messaging: crash safety', () => {
       const final = await finalState(t, m.testKey, response.body.id, 45_000);
       expect(final).toMatchObject({ status: 'EXPIRED', dlr: { status: 'EXPIRED', carrier_status: null } });
       await settledSmsLeft(t, m, 100);
+    } finally {
+      await t.close();
+    }
+  });
+
+  it('a batch’s messages, listed open together, each end EXPIRED, and their open list goes with the last', async () => {
+    const t = await startTestApp({ env: { TEST_DLR_DELAY_MS: '600000', TEST_MESSAGE_VALIDITY_MS: '500' } });
+    try {
+      const m = await createMerchant(t);
+      const batch = await t.request('POST', '/v1/messages/batch', {
+        key: m.testKey,
+        body: {
+          sender_id: 'MyShop',
+          type: 'transactional',
+          message: 'Sale',
+          messages: [{ to: SANDBOX.delivered }, { to: '+233241234567' }, { to: '+233501234567' }],
+        },
+      });
+      expect(batch.status).toBe(200);
+      const single = await send(t, m.testKey);
+      for (const id of [...batch.body.data.map((d: { id: string }) => d.id), single.body.id]) {
+        expect(await finalState(t, m.testKey, id, 45_000)).toMatchObject({ status: 'EXPIRED' });
+      }
+      await settledSmsLeft(t, m, 100);
+      await t.app.get(ProjectionsService).catchUp();
+      const open = await t.app
+        .get<ReadStore>(READ_STORE)
+        .list(OPEN_MESSAGES, { partition: OPEN_PARTITION, order: 'asc', limit: 10 });
+      expect(open).toEqual([]);
     } finally {
       await t.close();
     }

@@ -11,7 +11,14 @@ import { expire, finishedBy, messageDecider } from '../domain/message.decider';
 import { MessageRejectedData, messageStream } from '../domain/message.events';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { Carrier, CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
-import { MESSAGES, MessageDoc, OPEN_MESSAGES, OPEN_PARTITION } from '../projections/messages.projection';
+import { MESSAGES, MessageDoc } from '../projections/messages.projection';
+import {
+  OPEN_MESSAGES,
+  OPEN_PARTITION,
+  openEntrySort,
+  OpenEntry,
+  openMessageIds,
+} from '../projections/open-messages';
 import {
   UNQUEUED_PARTITION,
   UNQUEUED_RESERVATIONS,
@@ -35,29 +42,53 @@ export class ExpirySweeper {
 
   /**
    * One pass, and when the next open message's validity ends: null when none is open (nothing
-   * to expire until a message is), nothing when the pass left past-due messages (the page was
-   * full, or a QUEUED one is within its submission's grace), so the sweep looks again soon.
+   * to expire until a message is), nothing when the pass left past-due messages (it tried as many
+   * as one pass may, or a QUEUED one is within its submission's grace), so the sweep looks again soon.
    */
   async sweep(now: Date = this.clock.now()): Promise<{ expired: number; next: NextDue }> {
-    const due = await this.reads.list<{ messageId: string; validUntil: string }>(OPEN_MESSAGES, {
-      partition: OPEN_PARTITION,
-      order: 'asc',
-      limit: 200,
-    });
     let expired = 0;
-    for (const doc of due) {
-      const endsAt = Date.parse(doc.validUntil);
+    let tried = 0;
+    for await (const entry of openEntries(this.reads)) {
+      const endsAt = Date.parse(entry.validUntil);
       if (endsAt > now.getTime()) return { expired, next: endsAt };
-      const result = await this.aggregates.handle(messageStream(doc.messageId), messageDecider, (state) =>
-        // A QUEUED message may be in a submission that started just before its validity ended.
-        expire(state, now, this.options.dispatchLeaseMs),
-      );
-      this.metrics.finished(finishedBy(result));
-      if (result.ok && result.value.events.length > 0) expired++;
+      // A window's messages that ended are taken off it when the read model applies their end.
+      for (const messageId of openMessageIds(entry)) {
+        if (tried++ === SWEEP_MESSAGES) return { expired, next: undefined };
+        const result = await this.aggregates.handle(messageStream(messageId), messageDecider, (state) =>
+          // A QUEUED message may be in a submission that started just before its validity ended.
+          expire(state, now, this.options.dispatchLeaseMs),
+        );
+        this.metrics.finished(finishedBy(result));
+        if (result.ok && result.value.events.length > 0) expired++;
+      }
     }
-    return { expired, next: due.length === 0 ? null : undefined };
+    return { expired, next: tried === 0 ? null : undefined };
   }
 }
+
+/**
+ * The open-messages list in order, read one entry first and twice as many each read after: an
+ * entry is a window of up to a thousand messages, and the expiry sweep most often needs only the
+ * first one (to learn that nothing is due yet).
+ */
+async function* openEntries(reads: ReadStore): AsyncGenerator<OpenEntry> {
+  let afterSort: string | undefined;
+  for (let limit = 1; ; limit = Math.min(limit * 2, MAX_OPEN_ENTRIES_A_READ)) {
+    const page = await reads.list<OpenEntry>(OPEN_MESSAGES, {
+      partition: OPEN_PARTITION,
+      order: 'asc',
+      limit,
+      afterSort,
+    });
+    yield* page;
+    if (page.length < limit) return;
+    afterSort = openEntrySort(page[page.length - 1]);
+  }
+}
+
+const MAX_OPEN_ENTRIES_A_READ = 64;
+/** Messages one expiry pass tries at most (a window lists up to a thousand). */
+const SWEEP_MESSAGES = 200;
 
 /**
  * Finds reservations whose send crashed between reserving and queuing. For each made by an
@@ -131,7 +162,7 @@ export class TestCarrierResume {
     const before = this.clock.now().getTime() - minAgeMs;
     let resumed = 0;
     let open = 0;
-    for await (const { messageId } of this.openMessages()) {
+    for await (const messageId of this.openMessages()) {
       open++;
       const doc = await this.reads.get<MessageDoc>(MESSAGES, messageId);
       if (!doc || doc.status !== 'SENT' || doc.environment !== 'TEST') continue;
@@ -161,22 +192,16 @@ export class TestCarrierResume {
    * for an outcome), up to a bound per run: a run costs a read per open message, which beats
    * keeping a list of SENT TEST messages with two writes for each.
    */
-  private async *openMessages(): AsyncGenerator<{ messageId: string; validUntil: string }> {
-    let afterSort: string | undefined;
-    for (let page = 0; page < MAX_RESUME_PAGES; page++) {
-      const open = await this.reads.list<{ messageId: string; validUntil: string }>(OPEN_MESSAGES, {
-        partition: OPEN_PARTITION,
-        order: 'asc',
-        limit: RESUME_PAGE,
-        afterSort,
-      });
-      yield* open;
-      if (open.length < RESUME_PAGE) return;
-      const last = open[open.length - 1];
-      afterSort = `${last.validUntil}|${last.messageId}`;
+  private async *openMessages(): AsyncGenerator<string> {
+    let listed = 0;
+    for await (const entry of openEntries(this.reads)) {
+      const ids = openMessageIds(entry).slice(0, MAX_RESUMED - listed);
+      listed += ids.length;
+      yield* ids;
+      if (listed === MAX_RESUMED) return;
     }
   }
 }
 
-const RESUME_PAGE = 500;
-const MAX_RESUME_PAGES = 10;
+/** Open messages one run looks at, at most. */
+const MAX_RESUMED = 5000;

@@ -6,7 +6,8 @@ import { ProjectionsService } from '../../shared/projections/projections.service
 import { ReadModelChanges } from '../../shared/projections/read-model-changes';
 import { MESSAGING_OPTIONS, MessagingOptions } from '../messaging.options';
 import { CARRIER_ROUTES, CarrierRoutes } from '../ports/carrier.port';
-import { MESSAGES_PROJECTION, OPEN_MESSAGES } from '../projections/messages.projection';
+import { MESSAGES_PROJECTION } from '../projections/messages.projection';
+import { OPEN_MESSAGES } from '../projections/open-messages';
 import { UNQUEUED_RESERVATIONS_PROJECTION } from '../projections/open-reservations.projection';
 import { DeliveryReceipts } from './delivery-receipts.service';
 import { ExpirySweeper, OrphanReaper, TestCarrierResume } from './message-maintenance.service';

@@ -9,7 +9,8 @@ import {
   RETIRED_ACTIVITY_OPEN,
   WalletDayActivity,
 } from './message-activity.projection';
-import { MESSAGES, messagesProjection, OPEN_MESSAGES } from './messages.projection';
+import { MESSAGES, messagesProjection } from './messages.projection';
+import { OPEN_MESSAGES } from './open-messages';
 
 const empty = { get: async () => null } as unknown as ReadStore;
 let position = 0n;

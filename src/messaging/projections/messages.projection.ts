@@ -9,6 +9,7 @@ import type {
 } from '../domain/message.events';
 import { MESSAGE_EVENT_TYPES } from '../domain/message.events';
 import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
+import { closeMessage, OPEN_MESSAGES, openMessage, openWindowOf } from './open-messages';
 import {
   countCapture,
   countStatus,
@@ -24,12 +25,6 @@ export const MESSAGES = 'messages';
  * submission, or one after a restart, finds its message. (TEST receipts name their message.)
  */
 export const MESSAGE_CARRIER_REFS = 'message-carrier-refs';
-/**
- * Messages without a final outcome, partition 'open', sorted by validUntil: the expiry sweep's
- * work list, and where the TEST simulator's lost receipts are found after a restart.
- */
-export const OPEN_MESSAGES = 'message-open';
-export const OPEN_PARTITION = 'open';
 /**
  * Retired 2026-11-27: the messages of each batch send, `?batch=`'s index until the batch's record
  * (which names them in order) was read instead. Nothing writes it; it stays among the projection's
@@ -77,6 +72,8 @@ export interface MessageDoc {
   readonly sort: string;
   /** Stream revision last applied: events at or below it were already folded in. */
   readonly revision: string;
+  /** The open-messages window it is listed in while open, when not its own (open-messages.ts). */
+  readonly openWindow?: string;
 }
 
 export interface ApiMessage {
@@ -136,6 +133,7 @@ export function queuedDoc(
   revision: bigint,
 ): MessageDoc {
   const sendAt = 'sendAt' in data ? data.sendAt : undefined;
+  const window = openWindowOf(data);
   return {
     id: data.messageId,
     walletId: data.walletId,
@@ -160,6 +158,7 @@ export function queuedDoc(
     dlr: null,
     sort,
     revision: revision.toString(),
+    ...(window === data.messageId ? {} : { openWindow: window }),
   };
 }
 
@@ -210,13 +209,7 @@ export const messagesProjection: Projection = {
       if (current) return;
       const doc = queuedDoc(event.data, sortKey(event.data.createdAt, recorded.position), recorded.revision);
       view.put(MESSAGES, messageId, doc, listing(doc));
-      view.put(
-        OPEN_MESSAGES,
-        messageId,
-        { messageId, validUntil: doc.validUntil },
-        { partition: OPEN_PARTITION, sort: `${doc.validUntil}|${messageId}` },
-        { fresh: true },
-      );
+      await openMessage(view, doc.openWindow ?? messageId, messageId, doc.validUntil);
       await countStatus(view, doc, null, doc.status);
       return;
     }
@@ -257,7 +250,7 @@ export const messagesProjection: Projection = {
       default:
         break; // claims, deferrals and per-part reports do not change what the API shows
     }
-    if (isFinal(next.status)) view.delete(OPEN_MESSAGES, messageId);
+    if (isFinal(next.status)) await closeMessage(view, current.openWindow ?? messageId, messageId);
     view.put(MESSAGES, messageId, next, listing(next));
     if (next.status !== current.status) await countStatus(view, current, current.status, next.status);
   },
