@@ -10,7 +10,7 @@ import { INSTANCE_REGISTRY, InstanceRegistry } from '../../src/shared/instances/
 import { ProjectionsService } from '../../src/shared/projections/projections.service';
 import { WalletService } from '../../src/wallet/application/wallet.service';
 import { createMerchant } from '../support/merchant';
-import { finalState, SANDBOX, send, settledSmsLeft, smsLeft } from '../support/messaging';
+import { finalState, SANDBOX, send, sendBatch, settledSmsLeft, smsLeft } from '../support/messaging';
 import { eventually, startTestApp } from '../support/test-app';
 
 describe('Messaging: crash safety', () => {
@@ -161,15 +161,7 @@ describe('Messaging: crash safety', () => {
     const t = await startTestApp({ env: { TEST_DLR_DELAY_MS: '600000', TEST_MESSAGE_VALIDITY_MS: '500' } });
     try {
       const m = await createMerchant(t);
-      const batch = await t.request('POST', '/v1/messages/batch', {
-        key: m.testKey,
-        body: {
-          sender_id: 'MyShop',
-          type: 'transactional',
-          message: 'Sale',
-          messages: [{ to: SANDBOX.delivered }, { to: '+233241234567' }, { to: '+233501234567' }],
-        },
-      });
+      const batch = await sendBatch(t, m.testKey, [SANDBOX.delivered, '+233241234567', '+233501234567']);
       expect(batch.status).toBe(200);
       const single = await send(t, m.testKey);
       for (const id of [...batch.body.data.map((d: { id: string }) => d.id), single.body.id]) {

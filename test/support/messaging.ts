@@ -25,6 +25,15 @@ export async function send(
   return t.request('POST', '/v1/messages', { key, body: sendBody(overrides), headers });
 }
 
+/** A batch send of one shared message to these numbers. */
+export async function sendBatch(t: TestApp, key: string, to: readonly string[]) {
+  const messages = to.map((number) => ({ to: number }));
+  return t.request('POST', '/v1/messages/batch', {
+    key,
+    body: { sender_id: 'MyShop', type: 'transactional', message: 'Our sale starts today', messages },
+  });
+}
+
 export async function smsLeft(t: TestApp, key: string): Promise<number> {
   const billing = await t.request('GET', '/v1/billing', { key });
   return billing.body.sms_left;
