@@ -59,7 +59,8 @@ export function openWindowOf(message: {
  * Lists an accepted message in its window. The window is the projection's own document, changed in
  * place and put again (held by the runner between commits, dropped when it resumes from its
  * checkpoint); a window not stored yet is put fresh, so one whose messages all end before the
- * commit is never written.
+ * commit is never written. A message alone in its window (a single send) opens a new one without
+ * reading: the read model applies a message's accept once.
  */
 export async function openMessage(
   view: ProjectionView,
@@ -67,9 +68,8 @@ export async function openMessage(
   messageId: string,
   validUntil: string,
 ): Promise<void> {
-  const stored = await view.get<OpenEntry>(OPEN_MESSAGES, window);
-  const entry: OpenWindow = stored && 'open' in stored ? stored : { window, validUntil, open: {}, count: 0 };
-  if (stored && !('open' in stored)) add(entry, stored.messageId);
+  const stored = window === messageId ? null : await view.get<OpenWindow>(OPEN_MESSAGES, window);
+  const entry: OpenWindow = stored ?? { window, validUntil, open: {}, count: 0 };
   add(entry, messageId);
   view.put(
     OPEN_MESSAGES,
@@ -80,15 +80,15 @@ export async function openMessage(
   );
 }
 
-/** Takes an ended message off its window's list; the window goes when none of its messages is open. */
+/**
+ * Takes an ended message off its window's list; the window goes when none of its messages is open.
+ * A message alone in its window, or listed before windows (either way keyed by its id), takes its
+ * entry with it without reading it.
+ */
 export async function closeMessage(view: ProjectionView, window: string, messageId: string): Promise<void> {
-  const stored = await view.get<OpenEntry>(OPEN_MESSAGES, window);
-  if (!stored) return;
-  if (!('open' in stored)) {
-    if (stored.messageId === messageId) view.delete(OPEN_MESSAGES, window);
-    return;
-  }
-  if (!(messageId in stored.open)) return;
+  if (window === messageId) return view.delete(OPEN_MESSAGES, window);
+  const stored = await view.get<OpenWindow>(OPEN_MESSAGES, window);
+  if (!stored || !(messageId in stored.open)) return;
   delete stored.open[messageId];
   stored.count--;
   if (stored.count === 0) view.delete(OPEN_MESSAGES, window);
