@@ -80,9 +80,7 @@ export function renew(state: DispatchLeases, cmd: RenewLeases): Result<DispatchL
   const alive = (until: string) => Date.parse(until) > now;
   const dead = cmd.dead ?? new Set<string>();
   const live = new Set(
-    [...state.holders]
-      .filter(([holder, until]) => alive(until) && !dead.has(holder))
-      .map(([holder]) => holder),
+    [...state.holders].filter(([holder, until]) => alive(until) && !dead.has(holder)).map(([holder]) => holder),
   );
   live.add(cmd.holder);
   const share = Math.ceil(cmd.partitionCount / live.size);

@@ -28,13 +28,7 @@ describe('TEST carrier simulator', () => {
     expect(result).toEqual({ outcome: 'accepted', carrierMessageIds: ['sim-msg_abc-1', 'sim-msg_abc-2'] });
     await settle();
     expect(
-      receipts.map((r) => [
-        r.carrier,
-        r.carrierMessageIdCandidates[0],
-        r.status,
-        r.carrierStatus,
-        r.messageId,
-      ]),
+      receipts.map((r) => [r.carrier, r.carrierMessageIdCandidates[0], r.status, r.carrierStatus, r.messageId]),
     ).toEqual([
       ['MTN', simulatedCarrierMessageId('msg_abc', 1), 'DELIVERED', 'DELIVRD', 'msg_abc'],
       ['MTN', simulatedCarrierMessageId('msg_abc', 2), 'DELIVERED', 'DELIVRD', 'msg_abc'],
