@@ -316,7 +316,7 @@ async function trackEndpoint(recorded: RecordedEvent, view: ProjectionView): Pro
  */
 class StreamWallets {
   private readonly known: RecentlyUsed<string, string | null>;
-  /** One copy of each wallet id, however many streams' events name it. */
+  /** One copy of each wallet id for `known`, which keeps one for each stream it notes. */
   private readonly walletIds = new Interner(10_000);
 
   constructor(
@@ -330,7 +330,8 @@ class StreamWallets {
 
   async of(recorded: RecordedEvent): Promise<string | null> {
     const named = this.named(recorded);
-    if (named !== undefined) return named ? this.walletIds.of(named) : null;
+    // Used at once, not kept: nothing to intern.
+    if (named !== undefined) return named || null;
     if (this.isFirst(recorded.type)) return this.note(recorded.streamId, recorded);
     if (this.known.has(recorded.streamId)) return this.known.peek(recorded.streamId) ?? null;
     const [first] = await this.events.readStream(recorded.streamId, { limit: 1 });
