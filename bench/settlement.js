@@ -2,8 +2,9 @@
 /**
  * Counts a running server's accepted and settled messages in its events.db, through a
  * read-only connection (WAL lets it read while the server writes). Accepted: a reservation was
- * made (`CreditsReserved`); settled: that reservation was captured or released. The backlog is
- * the difference: messages the service has taken on and not yet finished.
+ * made (`CreditsReserved`); settled: that reservation was captured or released, alone or among
+ * the many of a `ReservationsSettled`. The backlog is the difference: messages the service has
+ * taken on and not yet finished.
  *
  * Each read counts only the rows after the last position it saw, so a poll costs what was
  * appended since. That is exact because the log becomes visible in position order: every
@@ -13,7 +14,9 @@
 const { join } = require('node:path');
 
 const ACCEPTED = ['CreditsReserved'];
-const SETTLED = ['ReservationCaptured', 'ReservationReleased'];
+const SETTLED = ['ReservationCaptured', 'ReservationReleased', 'ReservationsSettled'];
+/** Events that settle many reservations: each counts the messages its lists name. */
+const SETTLED_MANY = 'ReservationsSettled';
 /** A message's final outcome (with `finals: true`). */
 const FINAL = ['MessageDelivered', 'MessageFailed', 'MessageExpired'];
 
@@ -22,7 +25,11 @@ function settlementCounter(dataDir, { finals: countFinals = false } = {}) {
   const db = new Database(join(dataDir, 'events.db'), { readonly: true, fileMustExist: true });
   const types = [...ACCEPTED, ...SETTLED, ...(countFinals ? FINAL : [])];
   const since = db.prepare(
-    `SELECT type, count(*) AS n, max(position) AS last FROM events
+    `SELECT type, max(position) AS last,
+            sum(CASE WHEN type = '${SETTLED_MANY}'
+                THEN json_array_length(data, '$.captured') + json_array_length(data, '$.released')
+                ELSE 1 END) AS n
+       FROM events
       WHERE type IN (${types.map(() => '?').join(', ')}) AND position > ? GROUP BY type`,
   );
   let position = 0;

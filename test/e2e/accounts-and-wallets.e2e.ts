@@ -120,6 +120,52 @@ describe('Accounts, API keys and wallets', () => {
     expect(billing.body.sms_left).toBe(97);
   });
 
+  it('settlements decided together are one ReservationsSettled: replay, balance and statement agree', async () => {
+    const m = await createMerchant(t);
+    const wallets = t.app.get(WalletService);
+    for (const [id, sms] of [
+      ['msg_s1', 1],
+      ['msg_s2', 2],
+      ['msg_s3', 3],
+      ['msg_s4', 4],
+    ] as const)
+      expect((await wallets.reserve(m.wallets.TEST, id, sms)).ok).toBe(true);
+    const results = await Promise.all([
+      wallets.capture(m.wallets.TEST, 'msg_s1'),
+      wallets.release(m.wallets.TEST, 'msg_s2', 'message failed'),
+      wallets.capture(m.wallets.TEST, 'msg_s3'),
+      wallets.capture(m.wallets.TEST, 'msg_s1'), // twice in one batch: settled once
+      wallets.capture(m.wallets.TEST, 'msg_s4'),
+    ]);
+    expect(results.every((r) => r.ok)).toBe(true);
+
+    const events = (await t.request('GET', '/v1/wallet/events', { key: m.testKey })).body.data;
+    expect(events.map((e: { type: string }) => e.type)).toEqual([
+      'WalletOpened',
+      'CreditsAdded',
+      'CreditsReserved',
+      'CreditsReserved',
+      'CreditsReserved',
+      'CreditsReserved',
+      'ReservationsSettled',
+    ]);
+    expect(events[6].data).toEqual({
+      captured: [
+        { messageId: 'msg_s1', sms: 1 },
+        { messageId: 'msg_s3', sms: 3 },
+        { messageId: 'msg_s4', sms: 4 },
+      ],
+      released: [{ messageId: 'msg_s2', sms: 2, reason: 'message failed' }],
+    });
+    const replayed = await wallets.replay(m.wallets.TEST);
+    expect(smsLeft(replayed!.wallet)).toBe(92);
+    expect(replayed!.wallet.reserved.size).toBe(0);
+    expect((await t.request('GET', '/v1/billing', { key: m.testKey })).body.sms_left).toBe(92);
+    const statement = (await t.request('GET', '/v1/wallet/statement', { key: m.testKey })).body;
+    expect(statement).toMatchObject({ spent: 8, closing_balance: 92 });
+    expect(statement.days.at(-1)).toMatchObject({ spent: 8, messages_delivered: 3 });
+  });
+
   it('rejects bad paging parameters in the error shape, naming the parameter (class-validator)', async () => {
     for (const limit of ['0', '1001', 'abc', '1.5']) {
       const error = expectError(

@@ -1,10 +1,11 @@
 import { CommandBus } from '@nestjs/cqrs';
-import { EVENT_STORE, EventStore, RecordedEvent } from '../../src/shared/event-store/event-store.port';
+import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-store.port';
 import { RebuildProjections } from '../../src/shared/projections/rebuild-projections.command';
 import { WalletService } from '../../src/wallet/application/wallet.service';
 import { createMerchant, Merchant } from '../support/merchant';
 import { SANDBOX } from '../support/messaging';
 import { eventually, expectError, startTestApp, TestApp, TestResponse } from '../support/test-app';
+import { settledIn } from '../support/wallet-settlements';
 
 /**
  * Campaigns to audiences end to end over HTTP (API.md, "Campaigns to audiences"): every route and
@@ -429,10 +430,8 @@ describe('Campaigns to audiences', () => {
       expect(await smsLeft()).toBe(before);
       const events = await t.app
         .get<EventStore>(EVENT_STORE)
-        .readAll({ filter: { eventTypes: ['HeldCreditsReleased', 'ReservationReleased'] } });
-      const releases = events.filter((e: RecordedEvent) =>
-        (e.data as { messageId?: string; holdId?: string }).messageId?.startsWith(`msg_${c.id.slice(4)}`),
-      );
+        .readAll({ filter: { eventTypes: ['ReservationReleased', 'ReservationsSettled'] } });
+      const releases = settledIn(events).released.filter((id) => id.startsWith(`msg_${c.id.slice(4)}`));
       expect(releases).toHaveLength(3);
     });
 

@@ -1,6 +1,7 @@
 import { createMerchant } from '../support/merchant';
 import { finalState, send, settledSmsLeft } from '../support/messaging';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
+import { settledIn } from '../support/wallet-settlements';
 
 describe('a hot wallet over HTTP', () => {
   let t: TestApp;
@@ -24,16 +25,19 @@ describe('a hot wallet over HTTP', () => {
     // Every accepted message is delivered and captured: nothing comes back to sms_left.
     for (const r of accepted.slice(0, 5))
       expect((await finalState(t, m.testKey, r.body.id)).status).toBe('DELIVERED');
-    const count = async (type: string) => {
-      const events = await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey });
-      return events.body.data.filter((e: { type: string }) => e.type === type).length;
-    };
+    const walletEvents = async () =>
+      (await t.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey })).body.data as {
+        type: string;
+        data: unknown;
+      }[];
     await eventually(
-      async () => ((await count('ReservationCaptured')) === 100 ? true : undefined),
+      async () => (new Set(settledIn(await walletEvents()).captured).size === 100 ? true : undefined),
       60_000,
       'every capture',
     );
-    expect(await count('CreditsReserved')).toBe(100);
+    const events = await walletEvents();
+    expect(settledIn(events).captured).toHaveLength(100); // each once
+    expect(events.filter((e) => e.type === 'CreditsReserved')).toHaveLength(100);
     await settledSmsLeft(t, m, 0);
   });
 });

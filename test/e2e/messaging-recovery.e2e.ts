@@ -12,6 +12,7 @@ import { WalletService } from '../../src/wallet/application/wallet.service';
 import { createMerchant } from '../support/merchant';
 import { finalState, SANDBOX, send, sendBatch, settledSmsLeft, smsLeft } from '../support/messaging';
 import { eventually, startTestApp } from '../support/test-app';
+import { settledIn } from '../support/wallet-settlements';
 
 describe('Messaging: crash safety', () => {
   it('a restart between accept and DLR still ends every message terminal with credits settled', async () => {
@@ -50,9 +51,10 @@ describe('Messaging: crash safety', () => {
         // Three delivered (captured), three released.
         await settledSmsLeft(second, m, 97, 45_000);
         const events = (await second.request('GET', '/v1/wallet/events?limit=1000', { key: m.testKey })).body
-          .data as { type: string }[];
-        expect(events.filter((e) => e.type === 'ReservationCaptured')).toHaveLength(3);
-        expect(events.filter((e) => e.type === 'ReservationReleased')).toHaveLength(3);
+          .data as { type: string; data: unknown }[];
+        const settled = settledIn(events);
+        expect(settled.captured).toHaveLength(3);
+        expect(settled.released).toHaveLength(3);
       } finally {
         await second.close();
       }

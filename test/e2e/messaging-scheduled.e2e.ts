@@ -2,6 +2,7 @@ import { EVENT_STORE, EventStore } from '../../src/shared/event-store/event-stor
 import { createMerchant, Merchant } from '../support/merchant';
 import { finalState, SANDBOX, send, sendBody, settledSmsLeft, smsLeft } from '../support/messaging';
 import { eventually, expectError, startTestApp, TestApp } from '../support/test-app';
+import { settledIn } from '../support/wallet-settlements';
 
 /**
  * Issue 18, scheduled sends over HTTP: `send_at` accepts a message as SCHEDULED with its credits
@@ -304,10 +305,10 @@ describe('cancel against the dispatcher at the same instant', () => {
       type: string;
       data: { messageId?: string };
     }[];
-    const settled = (type: string) => wallet.filter((e) => e.type === type).map((e) => e.data.messageId);
-    expect(new Set(settled('ReservationReleased'))).toEqual(won);
-    expect(settled('ReservationReleased')).toHaveLength(won.size);
-    expect(settled('ReservationCaptured')).toHaveLength(count - won.size);
+    const settled = settledIn(wallet);
+    expect(new Set(settled.released)).toEqual(won);
+    expect(settled.released).toHaveLength(won.size);
+    expect(settled.captured).toHaveLength(count - won.size);
   });
 });
 

@@ -13,6 +13,7 @@ import {
   ProcMerchant,
   provisionMerchants,
   readEvents,
+  type LoggedEvent,
   readSubmissions,
   replayWallets,
   ServerProcess,
@@ -22,6 +23,7 @@ import {
   until,
 } from '../support/server-process';
 import { embeddedStoreOnly } from '../support/engines';
+import { openReservationsIn } from '../support/wallet-settlements';
 
 /**
  * Crash safety of the real server process on the embedded store. One data directory goes
@@ -72,14 +74,13 @@ const restart = async () => {
 
 /** Open reservations per wallet, from the wallet streams (reserved and neither captured nor released). */
 function openReservations(): Map<string, number> {
-  const open = new Map<string, Set<string>>();
+  const byWallet = new Map<string, LoggedEvent[]>();
   for (const e of readEvents(dataDir, 'wallet')) {
-    const set = open.get(e.streamId) ?? new Set<string>();
-    if (e.type === 'CreditsReserved') set.add(e.data.messageId);
-    if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased') set.delete(e.data.messageId);
-    open.set(e.streamId, set);
+    const events = byWallet.get(e.streamId) ?? [];
+    events.push(e);
+    byWallet.set(e.streamId, events);
   }
-  return new Map([...open].map(([stream, set]) => [stream, set.size]));
+  return new Map([...byWallet].map(([stream, events]) => [stream, openReservationsIn(events).size]));
 }
 
 /**

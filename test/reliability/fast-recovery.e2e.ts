@@ -20,6 +20,7 @@ import {
   until,
 } from '../support/server-process';
 import { embeddedStoreOnly } from '../support/engines';
+import { openReservationsIn } from '../support/wallet-settlements';
 
 /**
  * Recovery in seconds, not leases: every server process records a heartbeat, its dispatch
@@ -64,12 +65,7 @@ async function freshStore(tag: string): Promise<{ dataDir: string; env: Record<s
 
 /** Reservations neither captured nor released, per message id, from the wallet streams. */
 function openReservations(dataDir: string): string[] {
-  const open = new Set<string>();
-  for (const e of readEvents(dataDir, 'wallet')) {
-    if (e.type === 'CreditsReserved') open.add(e.data.messageId);
-    if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased') open.delete(e.data.messageId);
-  }
-  return [...open];
+  return [...openReservationsIn(readEvents(dataDir, 'wallet'))];
 }
 
 /** Polls until every message in the log is final and no reservation is open; answers how long that took from `since`. */

@@ -16,6 +16,7 @@ import {
   startServer,
   until,
 } from '../support/server-process';
+import { settledIn } from '../support/wallet-settlements';
 
 /**
  * Issue 18, scheduled sends across processes: a scheduled message lives in the log and the
@@ -138,8 +139,8 @@ it('a message scheduled before a kill -9 is sent at its time by the restarted se
     60_000,
     'sms_left 95',
   );
-  const captured = readEvents(dataDir, 'wallet').filter((e) => e.type === 'ReservationCaptured');
-  expect(captured.map((e) => e.data.messageId).sort()).toEqual([...ids].sort());
+  const { captured } = settledIn(readEvents(dataDir, 'wallet'));
+  expect(captured.sort()).toEqual([...ids].sort());
 });
 
 it('two processes on one store never dispatch a scheduled message twice', async () => {

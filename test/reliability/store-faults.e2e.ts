@@ -16,6 +16,7 @@ import { embeddedStoreOnly } from '../support/engines';
 import { createMerchant, Merchant } from '../support/merchant';
 import { finalState, send, SANDBOX } from '../support/messaging';
 import { startTestApp, TestApp, TestResponse } from '../support/test-app';
+import { openReservationsIn, settledIn } from '../support/wallet-settlements';
 
 /**
  * Store faults: while the event store cannot be reached or cannot write, requests answer 503
@@ -163,13 +164,7 @@ const walletEvents = () =>
 async function settled(): Promise<void> {
   await until(
     () => {
-      const open = new Set<string>();
-      for (const e of walletEvents()) {
-        if (e.type === 'CreditsReserved') open.add(e.data.messageId);
-        if (e.type === 'ReservationCaptured' || e.type === 'ReservationReleased')
-          open.delete(e.data.messageId);
-      }
-      return open.size === 0 ? true : undefined;
+      return openReservationsIn(walletEvents()).size === 0 ? true : undefined;
     },
     30_000,
     'no open reservation',
@@ -239,11 +234,7 @@ it('on a store that writes streams one by one (EventStoreDB), a failure between 
   // Once the store works again, the reaper marks those messages rejected and releases the credits.
   await until(
     () => {
-      const released = new Set(
-        walletEvents()
-          .filter((e) => e.type === 'ReservationReleased')
-          .map((e) => e.data.messageId),
-      );
+      const released = new Set(settledIn(walletEvents()).released);
       return reservedFor.every((id) => released.has(id)) ? true : undefined;
     },
     30_000,

@@ -14,6 +14,7 @@ import {
 } from '../support/server-process';
 import { startSmtpServer, TestSmtpServer } from '../support/smtp-server';
 import { startWebhookReceiver, WebhookReceiver } from '../support/webhook-receiver';
+import { settledIn } from '../support/wallet-settlements';
 
 /**
  * Issue 31: two server processes on one store, each running the balance watch, the mail outbox
@@ -98,7 +99,7 @@ it('one alert, one mail and one webhook event per crossing with two processes on
   // Every send settled and both processes' workers idle a while: nothing more may arrive.
   await until(
     async () => {
-      const settled = readEvents(dataDir, 'wallet').filter((e) => e.type === 'ReservationCaptured').length;
+      const settled = settledIn(readEvents(dataDir, 'wallet')).captured.length;
       return settled === merchants.length * 15 ? true : undefined;
     },
     120_000,

@@ -3,6 +3,7 @@ import { SmscSimulator } from '../../src/messaging/adapters/smpp/smsc-simulator'
 import { createLiveMerchant, Merchant } from '../support/merchant';
 import { finalState, send, smsLeft } from '../support/messaging';
 import { eventually, startTestApp, TestApp } from '../support/test-app';
+import { settledIn } from '../support/wallet-settlements';
 
 /**
  * Issue 28, item 4: an approval withdrawn (`sender-ids:reject`) after a LIVE message was
@@ -73,8 +74,8 @@ describe('a sender ID withdrawn after a LIVE message was scheduled with it', () 
       SLOW,
       'sms_left 9',
     );
-    const releases = (await walletEvents(m.liveKey)).filter(
-      (e) => e.type === 'ReservationReleased' && e.data.messageId === withdrawn.body.id,
+    const releases = settledIn(await walletEvents(m.liveKey)).released.filter(
+      (id) => id === withdrawn.body.id,
     );
     expect(releases).toHaveLength(1);
   });

@@ -46,6 +46,14 @@ describe('campaigns read model', () => {
     }
     events.push(
       event('wallet-wal_1', 'ReservationCaptured', { messageId: campaignMessageId(campaignId, 1), sms: 2 }),
+      event('wallet-wal_1', 'ReservationsSettled', {
+        captured: [
+          { messageId: campaignMessageId(campaignId, 2), sms: 2 },
+          { messageId: 'msg_not_of_a_campaign', sms: 5 },
+          { messageId: campaignMessageId(campaignId, 4), sms: 2 },
+        ],
+        released: [{ messageId: campaignMessageId(campaignId, 3), sms: 2, reason: 'message failed' }],
+      }),
     );
     await apply(view, events);
     const writes = view.writes().filter((w) => w.collection === CAMPAIGNS);
@@ -58,7 +66,7 @@ describe('campaigns read model', () => {
     });
     expect({ final: doc.final, spent: doc.creditsSpent, completed: doc.completedAt }).toEqual({
       final: 600,
-      spent: 2,
+      spent: 6, // captured alone and among a ReservationsSettled's; never what it released
       completed: '2026-12-01T08:00:00.000Z',
     });
     expect(typeof doc.tally).toBe('string');

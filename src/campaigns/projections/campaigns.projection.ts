@@ -3,6 +3,8 @@ import type { Projection, ProjectionView } from '../../shared/projections/projec
 import type { Environment } from '../../messaging/ports/carrier.port';
 import type { MessageQueuedData } from '../../messaging/domain/message.events';
 import { campaignOfMessage } from '../../messaging/domain/campaign-message-ids';
+import { capturesIn } from '../../wallet/domain/settlements';
+import type { WalletEvent } from '../../wallet/domain/wallet.events';
 import {
   CampaignCounts,
   CampaignMessageStatus,
@@ -115,33 +117,49 @@ export const campaignsProjection: Projection = {
   collections: [CAMPAIGNS, CAMPAIGN_WORK],
   filter: {
     streamPrefixes: [CAMPAIGN_STREAM_PREFIX, 'message-', 'wallet-'],
-    eventTypes: [...CAMPAIGN_EVENT_TYPES, ...Object.keys(STATUS_OF), 'ReservationCaptured'],
+    eventTypes: [
+      ...CAMPAIGN_EVENT_TYPES,
+      ...Object.keys(STATUS_OF),
+      'ReservationCaptured',
+      'ReservationsSettled',
+    ],
   },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     if (recorded.streamId.startsWith(CAMPAIGN_STREAM_PREFIX)) return applyCampaignEvent(recorded, view);
-    const messageId =
-      recorded.type === 'ReservationCaptured'
-        ? (recorded.data as { messageId: string }).messageId
-        : recorded.streamId.slice('message-'.length);
-    const ref = campaignOfMessage(messageId);
+    if (recorded.streamId.startsWith('wallet-')) return countCaptures(recorded, view);
+    const ref = campaignOfMessage(recorded.streamId.slice('message-'.length));
     if (!ref) return;
     const doc = await campaignDoc(view, ref.campaignId);
     if (!doc) return;
-    if (recorded.type === 'ReservationCaptured') {
-      doc.creditsSpent += (recorded.data as { sms: number }).sms;
-    } else {
-      const carrier =
-        recorded.type === 'MessageQueued' || recorded.type === 'MessageScheduled'
-          ? (recorded.data as MessageQueuedData).carrier
-          : undefined;
-      const tally = doc.tally as CampaignTally;
-      if (!moveMessage(doc, tally, ref.place, STATUS_OF[recorded.type], carrier)) return;
-      if (doc.completedAt === null && doc.final === doc.recipients)
-        doc.completedAt = recorded.recordedAt.toISOString();
-    }
+    const carrier =
+      recorded.type === 'MessageQueued' || recorded.type === 'MessageScheduled'
+        ? (recorded.data as MessageQueuedData).carrier
+        : undefined;
+    const tally = doc.tally as CampaignTally;
+    if (!moveMessage(doc, tally, ref.place, STATUS_OF[recorded.type], carrier)) return;
+    if (doc.completedAt === null && doc.final === doc.recipients)
+      doc.completedAt = recorded.recordedAt.toISOString();
     putDoc(view, doc);
   },
 };
+
+/** The credits a wallet event captured for campaigns' messages, added to each one's spending. */
+async function countCaptures(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
+  let campaignId: string | null = null;
+  let doc: CampaignDoc | null = null;
+  for (const { messageId, sms } of capturesIn(recorded as unknown as WalletEvent)) {
+    const ref = campaignOfMessage(messageId);
+    if (!ref) continue;
+    // A settlement batch's captures are mostly one campaign's: its document is looked up once.
+    if (ref.campaignId !== campaignId) {
+      if (doc) putDoc(view, doc);
+      campaignId = ref.campaignId;
+      doc = await campaignDoc(view, campaignId);
+    }
+    if (doc) doc.creditsSpent += sms;
+  }
+  if (doc) putDoc(view, doc);
+}
 
 /** The campaign's document, its tally ready to change (decoded once from what the store holds). */
 async function campaignDoc(view: ProjectionView, campaignId: string): Promise<CampaignDoc | null> {

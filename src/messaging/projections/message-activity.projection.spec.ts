@@ -69,6 +69,18 @@ const history = (): RecordedEvent[] => [
   then('m5', 'MessageSent', { carrierMessageIds: ['c5'], sentAt: DAY2 }),
   queue('sandbox', DAY2, { walletId: '' }),
   recorded('wallet-wal_1', 'ReservationCaptured', { messageId: 'm1', sms: 2 }, '2026-05-02T00:00:05.000Z'),
+  recorded(
+    'wallet-wal_1',
+    'ReservationsSettled',
+    {
+      captured: [
+        { messageId: 'm6', sms: 1 },
+        { messageId: 'm7', sms: 3 },
+      ],
+      released: [{ messageId: 'm8', sms: 9, reason: 'message failed' }],
+    },
+    '2026-05-02T00:00:06.000Z',
+  ),
 ];
 
 describe('the overview counts the messages projection keeps', () => {
@@ -84,7 +96,7 @@ describe('the overview counts the messages projection keeps', () => {
       walletId: 'wal_1',
       day: '2026-05-02',
       messages: { MTN: { QUEUED: 0, SENT: 1, EXPIRED: 1, SCHEDULED: 0, CANCELED: 1 } },
-      creditsSpent: 2, // captured on day 2, although its message was sent on day 1
+      creditsSpent: 6, // captured on day 2 (m1 although it was sent on day 1), alone or many at once
     });
     expect(await view.get(MESSAGE_ACTIVITY, activityId('', '2026-05-02'))).toBeNull();
   });
@@ -127,7 +139,7 @@ describe('the overview counts the messages projection keeps', () => {
       {
         day: '2026-05-02',
         messages: { delivered: 0, failed: 0, expired: 1, canceled: 1, in_progress: 1 },
-        creditsSpent: 2,
+        creditsSpent: 6,
       },
     ]);
     expect(summary.carriers).toEqual([

@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { ProjectionView } from '../../shared/projections/projection';
-import type { ReservationCaptured } from '../../wallet/domain/wallet.events';
+import { capturesIn } from '../../wallet/domain/settlements';
+import type { WalletEvent } from '../../wallet/domain/wallet.events';
 import type { MessageStatus } from '../domain/message.decider';
 
 /**
@@ -76,8 +77,10 @@ export async function countStatus(
 }
 
 /** A capture's credits, spent on the day it was recorded whenever its message was created. */
-export async function countCapture(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
-  const { sms } = (recorded as unknown as ReservationCaptured).data;
+export async function countCaptures(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
+  let sms = 0;
+  for (const capture of capturesIn(recorded as unknown as WalletEvent)) sms += capture.sms;
+  if (sms === 0) return;
   const walletId = recorded.streamId.slice('wallet-'.length);
   const doc = await activityDoc(view, walletId, dayOf(recorded.recordedAt.toISOString()));
   doc.creditsSpent += sms;

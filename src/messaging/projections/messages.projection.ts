@@ -11,7 +11,7 @@ import { MESSAGE_EVENT_TYPES } from '../domain/message.events';
 import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
 import { closeMessage, OPEN_MESSAGES, openMessage, openWindowOf } from './open-messages';
 import {
-  countCapture,
+  countCaptures,
   countStatus,
   MESSAGE_ACTIVITY,
   RETIRED_ACTIVITY_OPEN,
@@ -197,10 +197,10 @@ export const messagesProjection: Projection = {
   replaces: [{ name: RETIRED_ACTIVITY_PROJECTION, collections: [RETIRED_ACTIVITY_OPEN] }],
   filter: {
     streamPrefixes: ['message-', 'wallet-'],
-    eventTypes: [...MESSAGE_EVENT_TYPES, 'ReservationCaptured'],
+    eventTypes: [...MESSAGE_EVENT_TYPES, 'ReservationCaptured', 'ReservationsSettled'],
   },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
-    if (recorded.type === 'ReservationCaptured') return countCapture(recorded, view);
+    if (recorded.streamId.startsWith('wallet-')) return countCaptures(recorded, view);
     const event = recorded as unknown as RecordedEvent & MessageEvent;
     const messageId = recorded.streamId.slice('message-'.length);
     const current = opensStream(recorded) ? null : await view.get<MessageDoc>(MESSAGES, messageId);

@@ -1,5 +1,6 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
+import { releasesIn } from '../../wallet/domain/settlements';
 import type { WalletEvent } from '../../wallet/domain/wallet.events';
 
 /**
@@ -28,6 +29,7 @@ export const unqueuedReservationsProjection: Projection = {
     eventTypes: [
       'CreditsReserved',
       'ReservationReleased',
+      'ReservationsSettled',
       'MessageQueued',
       'MessageScheduled',
       'MessageRejected',
@@ -55,6 +57,11 @@ export const unqueuedReservationsProjection: Projection = {
       return;
     }
     if (type === 'MessageRejected') return; // the reaper releases it next; keep it listed until then
+    if (type === 'ReservationsSettled') {
+      for (const { messageId } of releasesIn(recorded as unknown as WalletEvent))
+        view.delete(UNQUEUED_RESERVATIONS, messageId);
+      return;
+    }
     const messageId =
       type === 'MessageQueued' || type === 'MessageScheduled'
         ? recorded.streamId.slice('message-'.length)

@@ -1,7 +1,8 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { ReadStore } from '../../shared/read-store/read-store.port';
-import type { ReservationCaptured, ReservationReleased } from '../../wallet/domain/wallet.events';
+import { capturesIn, releasesIn, SETTLEMENT_EVENT_TYPES } from '../../wallet/domain/settlements';
+import type { WalletEvent } from '../../wallet/domain/wallet.events';
 import type { VerificationStatus } from '../domain/verification.decider';
 import {
   GuardLimit,
@@ -155,6 +156,17 @@ export function verificationsProjection(reads: ReadStore): Projection {
     view.delete(VERIFICATION_SMS, messageId);
   };
 
+  /** A verification's SMS settled: what it spent (0 when its credits went back) counts for it. */
+  const settleSms = async (view: ProjectionView, set: Set<string>, messageId: string, spent: number) => {
+    if (!set.has(messageId)) return; // not a verification's SMS: nothing to look up
+    const sms = await view.get<SmsDoc>(VERIFICATION_SMS, messageId);
+    untrack(view, set, messageId);
+    if (spent === 0 || !sms) return;
+    const doc = await view.get<VerificationDoc>(VERIFICATIONS, sms.verificationId);
+    if (doc) view.put(VERIFICATIONS, doc.id, { ...doc, credits: doc.credits + spent }, listing(doc));
+    await addToDay(view, sms.walletId, sms.day, 'credits', spent);
+  };
+
   return {
     name: VERIFICATIONS_PROJECTION,
     collections: [
@@ -169,8 +181,7 @@ export function verificationsProjection(reads: ReadStore): Projection {
       eventTypes: [
         ...VERIFICATION_EVENT_TYPES,
         'VerificationRefused',
-        'ReservationCaptured',
-        'ReservationReleased',
+        ...SETTLEMENT_EVENT_TYPES,
       ],
     },
     onResume() {
@@ -181,16 +192,9 @@ export function verificationsProjection(reads: ReadStore): Projection {
       unsettled ??= await loadUnsettled();
       const set = unsettled;
       if (recorded.streamId.startsWith('wallet-')) {
-        const event = recorded as unknown as ReservationCaptured | ReservationReleased;
-        const { messageId } = event.data;
-        if (!set.has(messageId)) return; // not a verification's SMS: nothing to look up
-        const sms = await view.get<SmsDoc>(VERIFICATION_SMS, messageId);
-        untrack(view, set, messageId);
-        if (event.type !== 'ReservationCaptured' || !sms) return;
-        const doc = await view.get<VerificationDoc>(VERIFICATIONS, sms.verificationId);
-        if (doc)
-          view.put(VERIFICATIONS, doc.id, { ...doc, credits: doc.credits + event.data.sms }, listing(doc));
-        await addToDay(view, sms.walletId, sms.day, 'credits', event.data.sms);
+        const event = recorded as unknown as WalletEvent;
+        for (const { messageId, sms } of capturesIn(event)) await settleSms(view, set, messageId, sms);
+        for (const { messageId } of releasesIn(event)) await settleSms(view, set, messageId, 0);
         return;
       }
       if (recorded.streamId.startsWith(VERIFICATION_GUARD_STREAM_PREFIX)) {

@@ -7,6 +7,7 @@ import {
   WALLET_CARE_STREAM_PREFIX,
   type WalletCareEvent,
 } from '../domain/wallet-care.events';
+import { releasesIn } from '../domain/settlements';
 import type { WalletEvent } from '../domain/wallet.events';
 import type { WalletCareService } from './wallet-care.service';
 
@@ -29,6 +30,7 @@ const BALANCE_EVENTS: readonly WalletEvent['type'][] = [
   'CreditsAdded',
   'CreditsReserved',
   'ReservationReleased',
+  'ReservationsSettled',
   'CreditsHeld',
   'HeldCreditsReleased',
 ];
@@ -39,6 +41,8 @@ function smsLeftChange(event: WalletEvent): number {
     case 'ReservationReleased':
     case 'HeldCreditsReleased':
       return event.data.sms;
+    case 'ReservationsSettled':
+      return releasesIn(event).reduce((sum, r) => sum + r.sms, 0);
     case 'CreditsHeld':
       return -event.data.sms;
     case 'CreditsReserved':

@@ -5,8 +5,9 @@ import { AggregateStore } from '../../shared/event-store/aggregate-store';
 import type { EventStore, ReadStreamOptions } from '../../shared/event-store/event-store.port';
 import { SqliteEventStore } from '../../shared/event-store/sqlite/sqlite-event-store.adapter';
 import { ConcurrencyError, StreamAppend } from '../../shared/event-store/event-store.port';
+import { fold } from '../../shared/decider';
 import { smsLeft, walletDecider } from '../domain/wallet.decider';
-import { walletStream } from '../domain/wallet.events';
+import { walletStream, type WalletEvent } from '../domain/wallet.events';
 import { WalletCommandQueue } from './wallet-command-queue';
 
 const now = new Date('2026-11-23T00:00:00Z');
@@ -292,6 +293,38 @@ describe('WalletCommandQueue settlements', () => {
     expect(captured).toMatchObject({ ok: true, value: { smsLeft: 4 } });
     const events = await store.readStream(walletStream('wal_a'));
     expect(events.at(-1)?.type).toBe('ReservationCaptured');
+  });
+
+  it('back to back on one wallet are recorded as one ReservationsSettled, each answered for itself', async () => {
+    for (const messageId of ['msg_2', 'msg_3'])
+      expect((await queue.execute('wal_a', { type: 'ReserveCredits', messageId, sms: 1 })).ok).toBe(true);
+    appends = [];
+    const settled = [
+      queue.execute('wal_a', { type: 'CaptureReservation', messageId: 'msg_wal_a' }),
+      queue.execute('wal_a', { type: 'ReleaseReservation', messageId: 'msg_2', reason: 'message failed' }),
+      queue.execute('wal_a', { type: 'CaptureReservation', messageId: 'msg_3' }),
+    ];
+    await queue.execute('wal_a', { type: 'ReserveCredits', messageId: 'msg_next', sms: 1 });
+
+    expect((await Promise.all(settled)).map((r) => r.ok && r.value.events.map((e) => e.type))).toEqual([
+      ['ReservationCaptured'],
+      ['ReservationReleased'],
+      ['ReservationCaptured'],
+    ]);
+    expect(appends.map(typesIn)).toEqual([
+      ['wallet-wal_a ReservationsSettled', 'wallet-wal_a CreditsReserved'],
+    ]);
+    const events = await store.readStream(walletStream('wal_a'));
+    expect(events.at(-2)?.data).toEqual({
+      captured: [
+        { messageId: 'msg_wal_a', sms: 1 },
+        { messageId: 'msg_3', sms: 1 },
+      ],
+      released: [{ messageId: 'msg_2', sms: 1, reason: 'message failed' }],
+    });
+    const replayed = fold(walletDecider, events as unknown as WalletEvent[]);
+    expect(smsLeft(replayed)).toBe(2); // 5, less msg_wal_a and msg_3 spent and msg_next reserved
+    expect([...replayed.reserved]).toEqual([['msg_next', 1]]);
   });
 
   it('are never run twice: a capture asked again while it waits records once', async () => {

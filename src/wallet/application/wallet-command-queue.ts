@@ -10,6 +10,7 @@ import {
 import { RecentlyUsed } from '../../shared/recently-used';
 import { err, ok, Result } from '../../shared/result';
 import { decideAll, WalletCommand } from '../domain/wallet.commands';
+import { foldSettlements } from '../domain/settlements';
 import { Wallet, walletDecider, walletSnapshots } from '../domain/wallet.decider';
 import { walletStream, WalletEvent } from '../domain/wallet.events';
 
@@ -250,7 +251,9 @@ export class WalletCommandQueue implements WalletCommandExecutor {
     decided: readonly Decided[],
   ): Promise<void> {
     const stream = walletStream(walletId);
-    const events = decided.flatMap((d) => (d.recorded && d.result.ok ? d.result.value.events : []));
+    const events = foldSettlements(
+      decided.flatMap((d) => (d.recorded && d.result.ok ? d.result.value.events : [])),
+    );
     const walletAppend: StreamAppend = {
       streamId: stream,
       events,

@@ -107,6 +107,25 @@ describe('statement', () => {
     ]);
   });
 
+  it('counts each capture a ReservationsSettled names as spent and delivered, and none of its releases', () => {
+    const fold = new StatementFold('2026-11-01', '2026-11-01');
+    fold.add(added('2026-10-31T09:00:00Z', 100, 'test_grant', 'wal_1:opening', 'Opening'));
+    for (const id of ['msg_a', 'msg_b', 'msg_c']) fold.add(reserved('2026-11-01T08:00:00Z', id, 2));
+    fold.add({
+      type: 'ReservationsSettled',
+      data: {
+        captured: [
+          { messageId: 'msg_a', sms: 2 },
+          { messageId: 'msg_b', sms: 2 },
+        ],
+        released: [{ messageId: 'msg_c', sms: 2, reason: 'message failed' }],
+      },
+      recordedAt: at('2026-11-01T08:00:05Z'),
+    });
+    const [day] = fold.result().days;
+    expect(day).toMatchObject({ spent: 4, messages_delivered: 2, closing_balance: 96 });
+  });
+
   it('periods: defaults to this month so far; a real UTC day; from not after to; at most 366 days', () => {
     const now = at('2026-11-25T10:00:00Z');
     expect(statementPeriod({}, now)).toEqual({ ok: true, value: { from: '2026-11-01', to: '2026-11-25' } });

@@ -1,5 +1,6 @@
 import { invalid, type DomainError } from '../../shared/domain-error';
 import { err, ok, type Result } from '../../shared/result';
+import { capturesIn } from './settlements';
 import type { WalletEvent } from './wallet.events';
 import { csvField } from '../../shared/csv-field';
 
@@ -120,9 +121,11 @@ export class StatementFold {
         description: event.data.reason,
         sms: event.data.sms,
       });
-    } else if (event.type === 'ReservationCaptured') {
-      totals.spent += event.data.sms;
-      totals.delivered += 1;
+    } else {
+      for (const { sms } of capturesIn(event)) {
+        totals.spent += sms;
+        totals.delivered += 1;
+      }
     }
     this.days.set(day, totals);
   }
@@ -163,8 +166,9 @@ export class StatementFold {
 /** What an event does to the settled balance: credits added, or a reservation captured (spent). */
 function balanceChange(event: WalletEvent): number {
   if (event.type === 'CreditsAdded') return event.data.sms;
-  if (event.type === 'ReservationCaptured') return -event.data.sms;
-  return 0;
+  let spent = 0;
+  for (const { sms } of capturesIn(event)) spent += sms;
+  return -spent;
 }
 
 const CSV_HEADER = 'date,type,reference,description,sms';

@@ -2,7 +2,7 @@ import { Decider } from '../../shared/decider';
 import { DomainError } from '../../shared/domain-error';
 import { err, ok, Result } from '../../shared/result';
 import { ReservationEditor, ReservationMap, type Reservations } from './reservation-map';
-import type { CreditSource, Environment, WalletEvent } from './wallet.events';
+import type { Capture, CreditSource, Environment, WalletEvent } from './wallet.events';
 
 export interface Wallet {
   readonly walletId: string | null;
@@ -119,12 +119,14 @@ export class WalletDraft implements Wallet {
         this.takeFromHold(e.data.holdId, e.data.sms);
         return;
       case 'ReservationCaptured':
-        this.settle(e.data.messageId, e.data.sms);
-        this.balance -= e.data.sms;
-        this.captured += e.data.sms;
+        this.capture(e.data);
         return;
       case 'ReservationReleased':
-        this.settle(e.data.messageId, e.data.sms);
+        this.settle(e.data);
+        return;
+      case 'ReservationsSettled':
+        for (const c of e.data.captured) this.capture(c);
+        for (const r of e.data.released) this.settle(r);
         return;
     }
   }
@@ -158,7 +160,13 @@ export class WalletDraft implements Wallet {
     this.heldTotal -= taken;
   }
 
-  private settle(messageId: string, sms: number): void {
+  private capture(c: Capture): void {
+    this.settle(c);
+    this.balance -= c.sms;
+    this.captured += c.sms;
+  }
+
+  private settle({ messageId, sms }: Capture): void {
     this.reservations.delete(messageId);
     this.reservedTotal -= sms;
   }

@@ -44,10 +44,27 @@ export type HeldCreditsReleased = DomainEvent<
   'HeldCreditsReleased',
   { holdId: string; sms: number; reason: string }
 >;
-export type ReservationCaptured = DomainEvent<'ReservationCaptured', { messageId: string; sms: number }>;
-export type ReservationReleased = DomainEvent<
-  'ReservationReleased',
-  { messageId: string; sms: number; reason: string }
+/** A reservation spent: its message was delivered. */
+export interface Capture {
+  readonly messageId: string;
+  readonly sms: number;
+}
+/** A reservation given back to sms_left, and why. */
+export interface Release {
+  readonly messageId: string;
+  readonly sms: number;
+  readonly reason: string;
+}
+export type ReservationCaptured = DomainEvent<'ReservationCaptured', Capture>;
+export type ReservationReleased = DomainEvent<'ReservationReleased', Release>;
+/**
+ * Two or more reservations settled back to back in one append (foldSettlements): behind a campaign,
+ * a settlement batch's captures are one event, not one per message. Each message is in one list,
+ * once; settlements commute, so their order inside the event carries no meaning.
+ */
+export type ReservationsSettled = DomainEvent<
+  'ReservationsSettled',
+  { captured: readonly Capture[]; released: readonly Release[] }
 >;
 
 export type WalletEvent =
@@ -56,6 +73,7 @@ export type WalletEvent =
   | CreditsReserved
   | ReservationCaptured
   | ReservationReleased
+  | ReservationsSettled
   | CreditsHeld
   | HeldCreditsReleased;
 
@@ -65,6 +83,7 @@ export const WALLET_EVENT_TYPES: readonly WalletEvent['type'][] = [
   'CreditsReserved',
   'ReservationCaptured',
   'ReservationReleased',
+  'ReservationsSettled',
   'CreditsHeld',
   'HeldCreditsReleased',
 ];

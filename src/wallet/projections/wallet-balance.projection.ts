@@ -1,6 +1,7 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { Environment, WalletEvent } from '../domain/wallet.events';
+import { capturesIn, releasesIn } from '../domain/settlements';
 import { WALLET_EVENT_TYPES } from '../domain/wallet.events';
 
 export const WALLETS = 'wallets';
@@ -86,13 +87,14 @@ function applyWalletEvent(w: Balance, event: WalletEvent): void {
       w.held = (w.held ?? 0) - event.data.sms;
       return;
     case 'ReservationCaptured':
-      w.reserved -= event.data.sms;
-      w.openReservations -= 1;
-      w.captured += event.data.sms;
-      return;
     case 'ReservationReleased':
-      w.reserved -= event.data.sms;
-      w.openReservations -= 1;
+    case 'ReservationsSettled':
+      for (const { sms } of capturesIn(event)) {
+        w.reserved -= sms;
+        w.captured += sms;
+      }
+      for (const { sms } of releasesIn(event)) w.reserved -= sms;
+      w.openReservations -= capturesIn(event).length + releasesIn(event).length;
       return;
   }
 }
