@@ -163,21 +163,25 @@ export function queuedDoc(
 }
 
 const later = (a: string, b: string) => (Date.parse(b) > Date.parse(a) ? b : a);
+const moveTo = (doc: Changing, status: MessageStatus, at: string) => {
+  doc.status = status;
+  doc.updatedAt = later(doc.updatedAt, at);
+};
 const isFinal = (status: MessageStatus) =>
   status === 'DELIVERED' || status === 'FAILED' || status === 'EXPIRED' || status === 'CANCELED';
 
-function settle(doc: MessageDoc, status: FinalStatus, data: MessageOutcomeData): MessageDoc {
-  return {
-    ...doc,
+/** The document as this projection changes it: its own, in place (see messagesProjection). */
+type Changing = { -readonly [K in keyof MessageDoc]: MessageDoc[K] };
+
+function settle(doc: Changing, status: FinalStatus, data: MessageOutcomeData): void {
+  doc.status = status;
+  doc.updatedAt = later(doc.updatedAt, data.at);
+  doc.dlr = {
     status,
-    updatedAt: later(doc.updatedAt, data.at),
-    dlr: {
-      status,
-      error_code: data.errorCode,
-      error_message: data.errorMessage,
-      carrier_status: data.carrierStatus,
-      reported_at: data.at,
-    },
+    error_code: data.errorCode,
+    error_message: data.errorMessage,
+    carrier_status: data.carrierStatus,
+    reported_at: data.at,
   };
 }
 
@@ -189,7 +193,11 @@ const listing = (doc: MessageDoc) => ({
 /**
  * The message read model, the work lists the messaging process managers read, and the console
  * overview's counts per wallet and day (MESSAGE_ACTIVITY, moved as each message's status moves).
- * Idempotent: each document remembers the stream revision it reflects.
+ * Idempotent: each document remembers the stream revision it reflects. A message's document is
+ * changed in place by its later events and put again, not copied: it is the projection's own,
+ * held by the runner between commits and dropped when the projection resumes from its checkpoint
+ * (as the wallet balances' are). Behind a campaign each message's document was copied three or
+ * four times on its way to DELIVERED, all of it garbage for the worker's collector.
  */
 export const messagesProjection: Projection = {
   name: MESSAGES_PROJECTION,
@@ -214,44 +222,40 @@ export const messagesProjection: Projection = {
       return;
     }
     if (!current || isFinal(current.status)) return;
-    let next: MessageDoc = { ...current, revision: recorded.revision.toString() };
+    const doc = current as Changing;
+    const from = doc.status;
+    doc.revision = recorded.revision.toString();
     switch (event.type) {
       case 'MessageDue':
-        if (current.status === 'SCHEDULED')
-          next = { ...next, status: 'QUEUED', updatedAt: later(current.updatedAt, event.data.at) };
+        if (from === 'SCHEDULED') moveTo(doc, 'QUEUED', event.data.at);
         break;
       case 'MessageCanceled':
-        if (current.status === 'SCHEDULED')
-          next = { ...next, status: 'CANCELED', updatedAt: later(current.updatedAt, event.data.at) };
+        if (from === 'SCHEDULED') moveTo(doc, 'CANCELED', event.data.at);
         break;
       case 'MessageSent':
-        next = {
-          ...next,
-          status: 'SENT',
-          sentAt: event.data.sentAt,
-          carrierMessageIds: event.data.carrierMessageIds,
-          updatedAt: later(current.updatedAt, event.data.sentAt),
-        };
-        if (current.environment === 'LIVE') {
+        moveTo(doc, 'SENT', event.data.sentAt);
+        doc.sentAt = event.data.sentAt;
+        doc.carrierMessageIds = event.data.carrierMessageIds;
+        if (doc.environment === 'LIVE') {
           for (const id of event.data.carrierMessageIds) {
-            view.put(MESSAGE_CARRIER_REFS, `${current.carrier}:${id}`, { messageId });
+            view.put(MESSAGE_CARRIER_REFS, `${doc.carrier}:${id}`, { messageId });
           }
         }
         break;
       case 'MessageDelivered':
-        next = settle(next, 'DELIVERED', event.data);
+        settle(doc, 'DELIVERED', event.data);
         break;
       case 'MessageFailed':
-        next = settle(next, 'FAILED', event.data);
+        settle(doc, 'FAILED', event.data);
         break;
       case 'MessageExpired':
-        next = settle(next, 'EXPIRED', event.data);
+        settle(doc, 'EXPIRED', event.data);
         break;
       default:
         break; // claims, deferrals and per-part reports do not change what the API shows
     }
-    if (isFinal(next.status)) await closeMessage(view, current.openWindow ?? messageId, messageId);
-    view.put(MESSAGES, messageId, next, listing(next));
-    if (next.status !== current.status) await countStatus(view, current, current.status, next.status);
+    if (isFinal(doc.status)) await closeMessage(view, doc.openWindow ?? messageId, messageId);
+    view.put(MESSAGES, messageId, doc, listing(doc));
+    if (doc.status !== from) await countStatus(view, doc, from, doc.status);
   },
 };
