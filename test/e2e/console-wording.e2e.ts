@@ -6,6 +6,7 @@ import { startCheckout } from '../support/hosted-checkout';
 import { createMerchant, Merchant } from '../support/merchant';
 import { finalState, SANDBOX, send } from '../support/messaging';
 import { startTestApp, TestApp } from '../support/test-app';
+import { WalletService } from '../../src/wallet/application/wallet.service';
 
 /**
  * The text a person reads: tags, scripts and attribute values (a `datetime`, an id in a link) left
@@ -243,6 +244,41 @@ describe('console: words and times as people read them', () => {
     expect(visibleText((await browser.go('GET', '/console/wallet')).html)).toMatch(
       /your TEST wallet\s+wal_\w+/,
     );
+  });
+
+  it('says in a line what a batch of settlements did on the wallet history, its entries folded', async () => {
+    // A merchant of its own: another test's settlement still waiting would join the batch.
+    const own = await createMerchant(t);
+    const ownBrowser = new ConsoleBrowser(t.baseUrl);
+    await ownBrowser.signIn(own.email, own.password);
+    const wallets = t.app.get(WalletService);
+    for (const [id, sms] of [
+      ['msg_hist1', 1],
+      ['msg_hist2', 2],
+      ['msg_hist3', 1],
+    ] as const)
+      expect((await wallets.reserve(own.wallets.TEST, id, sms)).ok).toBe(true);
+    await Promise.all([
+      wallets.capture(own.wallets.TEST, 'msg_hist1'),
+      wallets.capture(own.wallets.TEST, 'msg_hist2'),
+      wallets.release(own.wallets.TEST, 'msg_hist3', 'message failed'),
+    ]);
+    let html = '';
+    for (let after: number | null = null; ;) {
+      const page = await ownBrowser.go(
+        'GET',
+        after === null ? '/console/wallet' : `/console/wallet?after=${after}`,
+      );
+      html += page.html;
+      const next = /href="\/console\/wallet\?after=(\d+)" rel="next"/.exec(page.html);
+      if (!next) break;
+      after = Number(next[1]);
+    }
+    expect(visibleText(html)).toContain(
+      '2 messages delivered, 3 credits spent; 1 message not delivered, 1 credit given back',
+    );
+    expect(html).toMatch(/<details><summary>Each message<\/summary><pre>[^<]*msg_hist3/);
+    expect(wordingProblems('/console/wallet', html)).toEqual(NO_PROBLEM('/console/wallet'));
   });
 
   it('serves a favicon and keeps Sign out apart from the e-mail', async () => {

@@ -49,6 +49,7 @@ import {
   walletSmsLeft,
 } from './console-http';
 import { awaitingOutcome, formSendAt, REFRESH_SECONDS } from './outcome-refresh';
+import { historyRow } from './wallet-history';
 
 const MINTED_KEY_SLOT = 'minted-key';
 const HISTORY_PAGE_SIZE = 50;
@@ -436,7 +437,7 @@ export class ConsoleController {
       title: 'Wallet history',
       nav: 'history',
       walletId,
-      events: shown.map((e) => ({ ...e, data: JSON.stringify(e.data, null, 2) })),
+      events: shown.map(historyRow),
       nextHref: events.has_more && last ? `/console/wallet?after=${last.revision}` : null,
       firstHref: afterRevision !== null ? '/console/wallet' : null,
     });
