@@ -1,7 +1,7 @@
 import { historyRow } from './wallet-history';
 
 const row = (type: string, data: object) =>
-  historyRow({ revision: 7, type, data, recorded_at: '2026-11-27T10:00:00.000Z' });
+  historyRow({ object: 'wallet_event', revision: 7, type, data, recorded_at: '2026-11-27T10:00:00.000Z' });
 
 describe('the wallet history page', () => {
   it('says what a ReservationsSettled did in a line, counting messages and credits', () => {

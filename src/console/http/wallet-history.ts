@@ -1,5 +1,6 @@
 import { plural } from '../../shared/wording';
-import { capturesIn, releasesIn } from '../../wallet/domain/settlements';
+import type { WalletEventView } from '../../wallet/application/queries/wallet-events-page.query';
+import { capturesIn, releasesIn, smsOf } from '../../wallet/domain/settlements';
 import type { WalletEvent } from '../../wallet/domain/wallet.events';
 
 /** A wallet event as the history page shows it: its data as the JSON auditors replay. */
@@ -12,12 +13,7 @@ export interface HistoryRow {
   readonly summary: string | null;
 }
 
-export function historyRow(event: {
-  revision: number;
-  type: string;
-  data: unknown;
-  recorded_at: string;
-}): HistoryRow {
+export function historyRow(event: WalletEventView): HistoryRow {
   return {
     revision: event.revision,
     type: event.type,
@@ -31,13 +27,12 @@ export function historyRow(event: {
 function settledSummary(event: WalletEvent): string {
   const captured = capturesIn(event);
   const released = releasesIn(event);
-  const sum = (list: readonly { sms: number }[]) => list.reduce((total, s) => total + s.sms, 0);
   const parts: string[] = [];
   if (captured.length > 0)
-    parts.push(`${plural(captured.length, 'message')} delivered, ${plural(sum(captured), 'credit')} spent`);
+    parts.push(`${plural(captured.length, 'message')} delivered, ${plural(smsOf(captured), 'credit')} spent`);
   if (released.length > 0)
     parts.push(
-      `${plural(released.length, 'message')} not delivered, ${plural(sum(released), 'credit')} given back`,
+      `${plural(released.length, 'message')} not delivered, ${plural(smsOf(released), 'credit')} given back`,
     );
   return parts.join('; ');
 }

@@ -1,6 +1,6 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { ProjectionView } from '../../shared/projections/projection';
-import { capturesIn } from '../../wallet/domain/settlements';
+import { capturesIn, smsOf } from '../../wallet/domain/settlements';
 import type { WalletEvent } from '../../wallet/domain/wallet.events';
 import type { MessageStatus } from '../domain/message.decider';
 
@@ -78,8 +78,7 @@ export async function countStatus(
 
 /** A capture's credits, spent on the day it was recorded whenever its message was created. */
 export async function countCaptures(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
-  let sms = 0;
-  for (const capture of capturesIn(recorded as unknown as WalletEvent)) sms += capture.sms;
+  const sms = smsOf(capturesIn(recorded as unknown as WalletEvent));
   if (sms === 0) return;
   const walletId = recorded.streamId.slice('wallet-'.length);
   const doc = await activityDoc(view, walletId, dayOf(recorded.recordedAt.toISOString()));

@@ -7,7 +7,7 @@ import {
   WALLET_CARE_STREAM_PREFIX,
   type WalletCareEvent,
 } from '../domain/wallet-care.events';
-import { releasesIn } from '../domain/settlements';
+import { releasesIn, smsOf } from '../domain/settlements';
 import type { WalletEvent } from '../domain/wallet.events';
 import type { WalletCareService } from './wallet-care.service';
 
@@ -42,7 +42,7 @@ function smsLeftChange(event: WalletEvent): number {
     case 'HeldCreditsReleased':
       return event.data.sms;
     case 'ReservationsSettled':
-      return releasesIn(event).reduce((sum, r) => sum + r.sms, 0);
+      return smsOf(releasesIn(event));
     case 'CreditsHeld':
       return -event.data.sms;
     case 'CreditsReserved':

@@ -1,5 +1,5 @@
 import { fold } from '../../shared/decider';
-import { capturesIn, foldSettlements, releasesIn } from './settlements';
+import { capturesIn, foldSettlements, releasesIn, smsOf } from './settlements';
 import { smsLeft, walletDecider } from './wallet.decider';
 import type { WalletEvent } from './wallet.events';
 
@@ -91,5 +91,7 @@ describe('capturesIn and releasesIn', () => {
     expect(releasesIn(captured('m3'))).toEqual([]);
     expect(releasesIn(released('m4'))).toHaveLength(1);
     expect(capturesIn(reserved('m5'))).toEqual([]);
+    expect(smsOf(releasesIn(foldSettlements([released('m6', 2), released('m7', 3)])[0]))).toBe(5);
+    expect(smsOf([])).toBe(0);
   });
 });

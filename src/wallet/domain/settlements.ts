@@ -16,6 +16,13 @@ export function releasesIn(event: WalletEvent): readonly Release[] {
   return NONE;
 }
 
+/** The credits of these settlements together. */
+export function smsOf(settlements: readonly (Capture | Release)[]): number {
+  let sms = 0;
+  for (const s of settlements) sms += s.sms;
+  return sms;
+}
+
 /** The wallet events that settle reservations, in either shape. */
 export const SETTLEMENT_EVENT_TYPES = [
   'ReservationCaptured',

@@ -1,6 +1,6 @@
 import { invalid, type DomainError } from '../../shared/domain-error';
 import { err, ok, type Result } from '../../shared/result';
-import { capturesIn } from './settlements';
+import { capturesIn, smsOf } from './settlements';
 import type { WalletEvent } from './wallet.events';
 import { csvField } from '../../shared/csv-field';
 
@@ -166,9 +166,7 @@ export class StatementFold {
 /** What an event does to the settled balance: credits added, or a reservation captured (spent). */
 function balanceChange(event: WalletEvent): number {
   if (event.type === 'CreditsAdded') return event.data.sms;
-  let spent = 0;
-  for (const { sms } of capturesIn(event)) spent += sms;
-  return -spent;
+  return -smsOf(capturesIn(event));
 }
 
 const CSV_HEADER = 'date,type,reference,description,sms';

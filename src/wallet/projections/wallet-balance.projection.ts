@@ -1,7 +1,7 @@
 import type { RecordedEvent } from '../../shared/event-store/event-store.port';
 import type { Projection, ProjectionView } from '../../shared/projections/projection';
 import type { Environment, WalletEvent } from '../domain/wallet.events';
-import { capturesIn, releasesIn } from '../domain/settlements';
+import { capturesIn, releasesIn, smsOf } from '../domain/settlements';
 import { WALLET_EVENT_TYPES } from '../domain/wallet.events';
 
 export const WALLETS = 'wallets';
@@ -88,13 +88,14 @@ function applyWalletEvent(w: Balance, event: WalletEvent): void {
       return;
     case 'ReservationCaptured':
     case 'ReservationReleased':
-    case 'ReservationsSettled':
-      for (const { sms } of capturesIn(event)) {
-        w.reserved -= sms;
-        w.captured += sms;
-      }
-      for (const { sms } of releasesIn(event)) w.reserved -= sms;
-      w.openReservations -= capturesIn(event).length + releasesIn(event).length;
+    case 'ReservationsSettled': {
+      const captured = capturesIn(event);
+      const released = releasesIn(event);
+      const spent = smsOf(captured);
+      w.captured += spent;
+      w.reserved -= spent + smsOf(released);
+      w.openReservations -= captured.length + released.length;
       return;
+    }
   }
 }
