@@ -388,8 +388,14 @@ export class SqliteEventStore implements EventStore {
       !polled && this.tailKnownTo !== null && this.tailKnownTo === this.recent.last
         ? this.tailKnownTo
         : guarded('readAll', () => this.recentHead());
-    if (head !== this.recent.last && this.subscriptions.size >= SHARED_TAIL_MIN_SUBSCRIPTIONS) {
-      this.extendRecent(after, head);
+    // Only a window read on to the head stands for the log: one left short of it (the log moved
+    // on by more than it holds, another writer's batch) must not pass its end off as the head,
+    // or the subscriptions would take the window's end for the log's and rest there.
+    if (
+      head !== this.recent.last &&
+      this.subscriptions.size >= SHARED_TAIL_MIN_SUBSCRIPTIONS &&
+      this.extendRecent(after, head)
+    ) {
       head = this.recent.last ?? head;
     }
     if (!this.recent.covers(after + 1n) || head !== this.recent.last) return null;
@@ -420,13 +426,15 @@ export class SqliteEventStore implements EventStore {
 
   /**
    * Reads the log after what the recent appends hold (or, when they hold nothing `after` needs,
-   * right after `after`) up to `head`, if that is few enough events to hold.
+   * right after `after`) up to `head`, if that is few enough events to hold. Says whether it did.
    */
-  private extendRecent(after: bigint, head: bigint): void {
+  private extendRecent(after: bigint, head: bigint): boolean {
     const from = this.recent.covers(after + 1n) ? (this.recent.last as bigint) : after;
-    if (this.recent.last !== null && !this.recent.covers(after + 1n) && after < this.recent.last) return;
-    if (head - from > BigInt(SHARED_TAIL_READ)) return;
+    if (this.recent.last !== null && !this.recent.covers(after + 1n) && after < this.recent.last)
+      return false;
+    if (head - from > BigInt(SHARED_TAIL_READ)) return false;
     this.readIntoRecent(from, BigInt(SHARED_TAIL_READ));
+    return true;
   }
 
   /** Up to `count` events of the log after `after`, into the recent appends (parsed when wanted). */

@@ -190,6 +190,30 @@ describe('SqliteEventStore: subscriptions served from recent appends', () => {
     expect(logs[0].events[3].position).toBe(own.position);
   });
 
+  it('reads the log when another writer appended more than the window takes in at once', async () => {
+    const here = open();
+    const elsewhere = open();
+    const logs = [follow(here), follow(here, { filter: { eventTypes: ['Added'] } }), follow(here)];
+    await waitUntil(() => logs.every((log) => log.caughtUp.length > 0));
+    await here.append('wallet-0', [event('Opened')], 'no_stream'); // the window holds its own append
+
+    // A batch bigger than the window reads in one go (2,048), told of without its rows: the
+    // window must not stand for the log's head, or the subscriptions rest at its end.
+    const batch = Array.from({ length: 2100 }, (_, i) => ({
+      streamId: `wallet-${i + 1}`,
+      events: [event('Added', { i })],
+      expected: 'no_stream' as const,
+    }));
+    const written = await elsewhere.appendAll(batch);
+    here.notifyAppended();
+    const head = written[written.length - 1].position;
+    await waitUntil(() => logs.every((log) => log.caughtUp.some((p) => p === head)));
+
+    expect(logs[0].events).toHaveLength(2101);
+    expect(logs[1].events).toHaveLength(2100);
+    expect(positions(logs[2].events)).toEqual(positions(await here.readAll({ limit: 10_000 })));
+  });
+
   /** What the server's HTTP thread hands its worker: the rows another store committed. */
   function tellRowsOf(from: SqliteEventStore) {
     const rows: EventRow[] = [];
