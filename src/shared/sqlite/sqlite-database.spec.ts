@@ -23,6 +23,15 @@ describe('openSqlite', () => {
     expect(cacheOf({ pageCacheKiB: 2048 })).toBe(-2048);
   });
 
+  it('keeps statement journals in memory: no temporary files in /var/tmp (2 is MEMORY)', () => {
+    const db = openSqlite(join(dir, 'a.db'));
+    try {
+      expect(db.pragma('temp_store', { simple: true })).toBe(2);
+    } finally {
+      db.close();
+    }
+  });
+
   it('takes the server’s page cache from SQLITE_PAGE_CACHE_KIB, 2 MB unless set', () => {
     expect(sqliteOptions(loadConfig({})).pageCacheKiB).toBe(2048);
     expect(sqliteOptions(loadConfig({ SQLITE_PAGE_CACHE_KIB: '8192' })).pageCacheKiB).toBe(8192);

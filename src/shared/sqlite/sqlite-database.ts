@@ -27,6 +27,10 @@ export function openSqlite(file: string, options: SqliteOptions = {}): Database.
   db.pragma('synchronous = NORMAL');
   db.pragma('busy_timeout = 5000');
   db.pragma('foreign_keys = ON');
+  // A savepoint's statement journal (each group-commit member has one) is kept in memory: on disk
+  // SQLite created and unlinked a file in /var/tmp for every large commit (a syscall run each,
+  // and a failure where that directory is read-only).
+  db.pragma('temp_store = MEMORY');
   // Once checkpointed, a WAL that grew under a burst is cut back to this size.
   db.pragma(`journal_size_limit = ${64 * 1024 * 1024}`);
   if (options.autoCheckpoint === false) db.pragma('wal_autocheckpoint = 0');
