@@ -126,7 +126,7 @@ export const campaignsProjection: Projection = {
   },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
     if (recorded.streamId.startsWith(CAMPAIGN_STREAM_PREFIX)) return applyCampaignEvent(recorded, view);
-    if (recorded.streamId.startsWith('wallet-')) return countCaptures(recorded, view);
+    if (recorded.streamId.startsWith('wallet-')) return addCampaignSpending(recorded, view);
     const ref = campaignOfMessage(recorded.streamId.slice('message-'.length));
     if (!ref) return;
     const doc = await campaignDoc(view, ref.campaignId);
@@ -144,7 +144,7 @@ export const campaignsProjection: Projection = {
 };
 
 /** The credits a wallet event captured for campaigns' messages, added to each one's spending. */
-async function countCaptures(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
+async function addCampaignSpending(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
   let campaignId: string | null = null;
   let doc: CampaignDoc | null = null;
   for (const { messageId, sms } of capturesIn(recorded as unknown as WalletEvent)) {

@@ -77,7 +77,7 @@ export async function countStatus(
 }
 
 /** A capture's credits, spent on the day it was recorded whenever its message was created. */
-export async function countCaptures(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
+export async function countDaySpending(recorded: RecordedEvent, view: ProjectionView): Promise<void> {
   const sms = smsOf(capturesIn(recorded as unknown as WalletEvent));
   if (sms === 0) return;
   const walletId = recorded.streamId.slice('wallet-'.length);

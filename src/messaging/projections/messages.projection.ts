@@ -11,7 +11,7 @@ import { MESSAGE_EVENT_TYPES } from '../domain/message.events';
 import type { Encoding, Environment, FinalStatus } from '../ports/carrier.port';
 import { closeMessage, OPEN_MESSAGES, openMessage, openWindowOf } from './open-messages';
 import {
-  countCaptures,
+  countDaySpending,
   countStatus,
   MESSAGE_ACTIVITY,
   RETIRED_ACTIVITY_OPEN,
@@ -208,7 +208,7 @@ export const messagesProjection: Projection = {
     eventTypes: [...MESSAGE_EVENT_TYPES, 'ReservationCaptured', 'ReservationsSettled'],
   },
   async apply(recorded: RecordedEvent, view: ProjectionView) {
-    if (recorded.streamId.startsWith('wallet-')) return countCaptures(recorded, view);
+    if (recorded.streamId.startsWith('wallet-')) return countDaySpending(recorded, view);
     const event = recorded as unknown as RecordedEvent & MessageEvent;
     const messageId = recorded.streamId.slice('message-'.length);
     const current = opensStream(recorded) ? null : await view.get<MessageDoc>(MESSAGES, messageId);
