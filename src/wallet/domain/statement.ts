@@ -122,10 +122,8 @@ export class StatementFold {
         sms: event.data.sms,
       });
     } else {
-      for (const { sms } of capturesIn(event)) {
-        totals.spent += sms;
-        totals.delivered += 1;
-      }
+      totals.spent -= change; // what balanceChange found captured
+      totals.delivered += capturesIn(event).length;
     }
     this.days.set(day, totals);
   }
