@@ -429,9 +429,9 @@ export class SqliteEventStore implements EventStore {
    * right after `after`) up to `head`, if that is few enough events to hold. Says whether it did.
    */
   private extendRecent(after: bigint, head: bigint): boolean {
-    const from = this.recent.covers(after + 1n) ? (this.recent.last as bigint) : after;
-    if (this.recent.last !== null && !this.recent.covers(after + 1n) && after < this.recent.last)
-      return false;
+    const covered = this.recent.covers(after + 1n);
+    if (!covered && this.recent.last !== null && after < this.recent.last) return false;
+    const from = covered ? (this.recent.last as bigint) : after;
     if (head - from > BigInt(SHARED_TAIL_READ)) return false;
     this.readIntoRecent(from, BigInt(SHARED_TAIL_READ));
     return true;
